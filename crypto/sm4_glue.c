@@ -1,0 +1,357 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * The skcipher glue shared by every SM4 driver: one implementation of
+ * ecb/cbc/cfb/ctr/xts(sm4) request handling, parameterised by a driver's
+ * bulk functions (see include/sm4/glue.h).
+ */
+
+#include <linux/module.h>
+#include <linux/export.h>
+#include <linux/errno.h>
+#include <linux/string.h>
+#include <crypto/algapi.h>
+#include <crypto/internal/skcipher.h>
+#include <crypto/scatterwalk.h>
+#include <crypto/xts.h>
+#include <sm4/compat.h>
+#include <sm4/glue.h>
+
+struct sm4_xts_ctx {
+	struct sm4_ctx data;
+	struct sm4_ctx tweak;
+};
+
+static const char * const sm4_mode_names[SM4_NUM_MODES] = {
+	[SM4_MODE_ECB] = "ecb",
+	[SM4_MODE_CBC] = "cbc",
+	[SM4_MODE_CFB] = "cfb",
+	[SM4_MODE_CTR] = "ctr",
+	[SM4_MODE_XTS] = "xts",
+};
+
+static const struct sm4_skcipher_alg *
+sm4_skcipher_alg_of(struct crypto_skcipher *tfm)
+{
+	return container_of(crypto_skcipher_alg(tfm),
+			    struct sm4_skcipher_alg, alg);
+}
+
+/* The bulk functions to use in this context, and whether SIMD is on. */
+static const struct sm4_mode_ops *
+sm4_glue_ops(const struct sm4_skcipher_driver *drv, bool *simd)
+{
+	*simd = drv->uses_simd && crypto_simd_usable();
+	if (drv->uses_simd && !*simd)
+		return &sm4_generic_mode_ops;
+	return drv->ops;
+}
+
+static int sm4_glue_expandkey(const struct sm4_skcipher_driver *drv,
+			      struct sm4_ctx *ctx, const u8 *key,
+			      unsigned int key_len)
+{
+	int err;
+
+	if (key_len != SM4_KEY_SIZE)
+		return -EINVAL;
+	if (!drv->expandkey || !drv->uses_simd || !crypto_simd_usable())
+		return sm4_expandkey(ctx, key, key_len);
+
+	sm4_simd_begin();
+	err = drv->expandkey(ctx, key, key_len);
+	sm4_simd_end();
+	return err;
+}
+
+static int sm4_skcipher_setkey(struct crypto_skcipher *tfm, const u8 *key,
+			       unsigned int key_len)
+{
+	return sm4_glue_expandkey(sm4_skcipher_alg_of(tfm)->drv,
+				  crypto_skcipher_ctx(tfm), key, key_len);
+}
+
+static int sm4_xts_setkey(struct crypto_skcipher *tfm, const u8 *key,
+			  unsigned int key_len)
+{
+	const struct sm4_skcipher_driver *drv = sm4_skcipher_alg_of(tfm)->drv;
+	struct sm4_xts_ctx *ctx = crypto_skcipher_ctx(tfm);
+	int err;
+
+	if (key_len != 2 * SM4_KEY_SIZE)
+		return -EINVAL;
+	err = xts_verify_key(tfm, key, key_len);
+	if (err)
+		return err;
+	err = sm4_glue_expandkey(drv, &ctx->data, key, SM4_KEY_SIZE);
+	if (err)
+		return err;
+	return sm4_glue_expandkey(drv, &ctx->tweak, key + SM4_KEY_SIZE,
+				  SM4_KEY_SIZE);
+}
+
+/* One piece of a request, in a single mode and direction. */
+struct sm4_glue_job {
+	const struct sm4_mode_ops *ops;
+	enum sm4_mode mode;
+	bool enc;
+	const u32 *rk;		/* the schedule this mode and direction use */
+	u8 *iv;			/* chaining value, counter or tweak */
+};
+
+/*
+ * Process @len bytes: a whole number of blocks, except that the final
+ * piece of a CFB or CTR request may end in a partial block.
+ */
+static void sm4_glue_process(const struct sm4_glue_job *job, u8 *dst,
+			     const u8 *src, unsigned int len)
+{
+	const struct sm4_mode_ops *ops = job->ops;
+	unsigned int nblocks = len / SM4_BLOCK_SIZE;
+
+	switch (job->mode) {
+	case SM4_MODE_ECB:
+		ops->ecb(job->rk, dst, src, nblocks);
+		break;
+	case SM4_MODE_CBC:
+		(job->enc ? ops->cbc_enc : ops->cbc_dec)(job->rk, dst, src,
+							 nblocks, job->iv);
+		break;
+	case SM4_MODE_CFB:
+		(job->enc ? sm4_mode_cfb_encrypt : sm4_mode_cfb_decrypt)
+			(ops, job->rk, dst, src, len, job->iv);
+		break;
+	case SM4_MODE_CTR:
+		sm4_mode_ctr_crypt(ops, job->rk, dst, src, len, job->iv);
+		break;
+	case SM4_MODE_XTS:
+		(job->enc ? ops->xts_enc : ops->xts_dec)(job->rk, dst, src,
+							 nblocks, job->iv);
+		break;
+	default:
+		break;
+	}
+}
+
+/*
+ * Walk @req, handing the job at most SM4_SIMD_CHUNK bytes per SIMD
+ * section.  @job->iv is used as the chaining state; when it is NULL the
+ * walk's own IV buffer (the request's IV) is used.
+ */
+static int sm4_glue_walk(struct skcipher_request *req,
+			 struct sm4_glue_job *job, bool simd)
+{
+	bool stream = job->mode == SM4_MODE_CFB || job->mode == SM4_MODE_CTR;
+	bool own_iv = job->iv != NULL;
+	struct skcipher_walk walk;
+	unsigned int nbytes;
+	int err;
+
+	err = skcipher_walk_virt(&walk, req, false);
+
+	while ((nbytes = walk.nbytes) > 0) {
+		const u8 *src = walk.src.virt.addr;
+		u8 *dst = walk.dst.virt.addr;
+		unsigned int todo;
+
+		/* Only the last step of a stream mode may be partial. */
+		if (stream && nbytes == walk.total)
+			todo = nbytes;
+		else
+			todo = round_down(nbytes, SM4_BLOCK_SIZE);
+		nbytes -= todo;
+		if (!own_iv)
+			job->iv = walk.iv;
+
+		while (todo) {
+			unsigned int n = min_t(unsigned int, todo,
+					       SM4_SIMD_CHUNK);
+
+			if (simd)
+				sm4_simd_begin();
+			sm4_glue_process(job, dst, src, n);
+			if (simd)
+				sm4_simd_end();
+			src += n;
+			dst += n;
+			todo -= n;
+		}
+		err = skcipher_walk_done(&walk, nbytes);
+	}
+	return err;
+}
+
+static int sm4_skcipher_crypt(struct skcipher_request *req, bool enc)
+{
+	struct crypto_skcipher *tfm = crypto_skcipher_reqtfm(req);
+	const struct sm4_skcipher_alg *salg = sm4_skcipher_alg_of(tfm);
+	const struct sm4_ctx *ctx = crypto_skcipher_ctx(tfm);
+	struct sm4_glue_job job = {
+		.mode = salg->mode,
+		.enc = enc,
+	};
+	bool simd;
+
+	job.ops = sm4_glue_ops(salg->drv, &simd);
+
+	switch (salg->mode) {
+	case SM4_MODE_ECB:
+	case SM4_MODE_CBC:
+		if (req->cryptlen % SM4_BLOCK_SIZE)
+			return -EINVAL;
+		job.rk = enc ? ctx->rkey_enc : ctx->rkey_dec;
+		break;
+	default:
+		/* CFB and CTR use the cipher forwards in both directions. */
+		job.rk = ctx->rkey_enc;
+		break;
+	}
+	return sm4_glue_walk(req, &job, simd);
+}
+
+static int sm4_xts_crypt(struct skcipher_request *req, bool enc)
+{
+	struct crypto_skcipher *tfm = crypto_skcipher_reqtfm(req);
+	const struct sm4_skcipher_alg *salg = sm4_skcipher_alg_of(tfm);
+	const struct sm4_xts_ctx *ctx = crypto_skcipher_ctx(tfm);
+	unsigned int tail = req->cryptlen % SM4_BLOCK_SIZE;
+	unsigned int bulk_len = req->cryptlen;
+	u8 tweak[SM4_BLOCK_SIZE];
+	u8 buf[2 * SM4_BLOCK_SIZE];
+	struct sm4_glue_job job = {
+		.mode = SM4_MODE_XTS,
+		.enc = enc,
+		.rk = enc ? ctx->data.rkey_enc : ctx->data.rkey_dec,
+		.iv = tweak,
+	};
+	struct skcipher_request subreq;
+	int err = 0;
+	bool simd;
+
+	if (req->cryptlen < SM4_BLOCK_SIZE)
+		return -EINVAL;
+	job.ops = sm4_glue_ops(salg->drv, &simd);
+
+	/* The tweak is the IV encrypted with the second key. */
+	if (simd)
+		sm4_simd_begin();
+	job.ops->ecb(ctx->tweak.rkey_enc, tweak, req->iv, 1);
+	if (simd)
+		sm4_simd_end();
+
+	/* With a tail, the last full block goes with it (stealing). */
+	if (tail)
+		bulk_len -= SM4_BLOCK_SIZE + tail;
+
+	if (bulk_len) {
+		skcipher_request_set_tfm(&subreq, tfm);
+		skcipher_request_set_callback(&subreq,
+					      skcipher_request_flags(req),
+					      NULL, NULL);
+		skcipher_request_set_crypt(&subreq, req->src, req->dst,
+					   bulk_len, req->iv);
+		err = sm4_glue_walk(&subreq, &job, simd);
+	}
+
+	if (!err && tail) {
+		unsigned int len = SM4_BLOCK_SIZE + tail;
+
+		scatterwalk_map_and_copy(buf, req->src, bulk_len, len, 0);
+		if (simd)
+			sm4_simd_begin();
+		(enc ? sm4_mode_xts_encrypt : sm4_mode_xts_decrypt)
+			(job.ops, job.rk, buf, buf, len, tweak);
+		if (simd)
+			sm4_simd_end();
+		scatterwalk_map_and_copy(buf, req->dst, bulk_len, len, 1);
+		memzero_explicit(buf, sizeof(buf));
+	}
+	memzero_explicit(tweak, sizeof(tweak));
+	return err;
+}
+
+static int sm4_skcipher_encrypt(struct skcipher_request *req)
+{
+	return sm4_skcipher_crypt(req, true);
+}
+
+static int sm4_skcipher_decrypt(struct skcipher_request *req)
+{
+	return sm4_skcipher_crypt(req, false);
+}
+
+static int sm4_xts_encrypt(struct skcipher_request *req)
+{
+	return sm4_xts_crypt(req, true);
+}
+
+static int sm4_xts_decrypt(struct skcipher_request *req)
+{
+	return sm4_xts_crypt(req, false);
+}
+
+static void sm4_skcipher_fill(struct sm4_skcipher_driver *drv,
+			      enum sm4_mode mode)
+{
+	struct sm4_skcipher_alg *salg = &drv->algs[mode];
+	struct skcipher_alg *alg = &salg->alg;
+	bool xts = mode == SM4_MODE_XTS;
+	bool stream = mode == SM4_MODE_CFB || mode == SM4_MODE_CTR;
+
+	memset(salg, 0, sizeof(*salg));
+	salg->drv = drv;
+	salg->mode = mode;
+
+	snprintf(alg->base.cra_name, sizeof(alg->base.cra_name), "%s(sm4)",
+		 sm4_mode_names[mode]);
+	snprintf(alg->base.cra_driver_name, sizeof(alg->base.cra_driver_name),
+		 "%s-sm4-%s", sm4_mode_names[mode], drv->name);
+	alg->base.cra_priority = drv->priority;
+	alg->base.cra_blocksize = stream ? 1 : SM4_BLOCK_SIZE;
+	alg->base.cra_ctxsize = xts ? sizeof(struct sm4_xts_ctx) :
+				      sizeof(struct sm4_ctx);
+	alg->base.cra_module = drv->owner;
+
+	alg->min_keysize = xts ? 2 * SM4_KEY_SIZE : SM4_KEY_SIZE;
+	alg->max_keysize = alg->min_keysize;
+	alg->ivsize = mode == SM4_MODE_ECB ? 0 : SM4_BLOCK_SIZE;
+	alg->chunksize = SM4_BLOCK_SIZE;
+	alg->setkey = xts ? sm4_xts_setkey : sm4_skcipher_setkey;
+	alg->encrypt = xts ? sm4_xts_encrypt : sm4_skcipher_encrypt;
+	alg->decrypt = xts ? sm4_xts_decrypt : sm4_skcipher_decrypt;
+}
+
+int sm4_skcipher_register(struct sm4_skcipher_driver *drv)
+{
+	unsigned int mask = drv->mode_mask ?: (1U << SM4_NUM_MODES) - 1;
+	enum sm4_mode mode;
+	int err;
+
+	for (mode = 0; mode < SM4_NUM_MODES; mode++) {
+		if (!(mask & (1U << mode)))
+			continue;
+		sm4_skcipher_fill(drv, mode);
+		err = crypto_register_skcipher(&drv->algs[mode].alg);
+		if (err) {
+			pr_err("sm4: registering %s failed: %d\n",
+			       drv->algs[mode].alg.base.cra_driver_name, err);
+			sm4_skcipher_unregister(drv);
+			return err;
+		}
+		drv->algs[mode].registered = true;
+	}
+	return 0;
+}
+EXPORT_SYMBOL_GPL(sm4_skcipher_register);
+
+void sm4_skcipher_unregister(struct sm4_skcipher_driver *drv)
+{
+	enum sm4_mode mode;
+
+	for (mode = 0; mode < SM4_NUM_MODES; mode++) {
+		if (!drv->algs[mode].registered)
+			continue;
+		crypto_unregister_skcipher(&drv->algs[mode].alg);
+		drv->algs[mode].registered = false;
+	}
+}
+EXPORT_SYMBOL_GPL(sm4_skcipher_unregister);

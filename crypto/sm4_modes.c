@@ -1,0 +1,275 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * SM4 modes of operation, written once over struct sm4_mode_ops, and the
+ * portable implementation of those ops on top of sm4_crypt_block().
+ *
+ * Every accelerated driver uses the sm4_mode_*() functions for its
+ * partial final blocks and XTS ciphertext stealing, and uses
+ * sm4_generic_mode_ops as its fallback when SIMD is not usable.
+ */
+
+#include <linux/module.h>
+#include <linux/export.h>
+#include <linux/errno.h>
+#include <linux/string.h>
+#include <crypto/algapi.h>
+#include <sm4/compat.h>
+#include <sm4/modes.h>
+
+/* ---- The portable bulk functions ---------------------------------- */
+
+static void sm4_generic_ecb(const u32 *rk, u8 *dst, const u8 *src,
+			    unsigned int nblocks)
+{
+	while (nblocks--) {
+		sm4_crypt_block(rk, dst, src);
+		dst += SM4_BLOCK_SIZE;
+		src += SM4_BLOCK_SIZE;
+	}
+}
+
+static void sm4_generic_cbc_enc(const u32 *rk, u8 *dst, const u8 *src,
+				unsigned int nblocks, u8 *iv)
+{
+	while (nblocks--) {
+		crypto_xor_cpy(dst, src, iv, SM4_BLOCK_SIZE);
+		sm4_crypt_block(rk, dst, dst);
+		memcpy(iv, dst, SM4_BLOCK_SIZE);
+		dst += SM4_BLOCK_SIZE;
+		src += SM4_BLOCK_SIZE;
+	}
+}
+
+static void sm4_generic_cbc_dec(const u32 *rk, u8 *dst, const u8 *src,
+				unsigned int nblocks, u8 *iv)
+{
+	u8 next_iv[SM4_BLOCK_SIZE];
+
+	while (nblocks--) {
+		memcpy(next_iv, src, SM4_BLOCK_SIZE);
+		sm4_crypt_block(rk, dst, src);
+		crypto_xor(dst, iv, SM4_BLOCK_SIZE);
+		memcpy(iv, next_iv, SM4_BLOCK_SIZE);
+		dst += SM4_BLOCK_SIZE;
+		src += SM4_BLOCK_SIZE;
+	}
+}
+
+static void sm4_generic_cfb_enc(const u32 *rk, u8 *dst, const u8 *src,
+				unsigned int nblocks, u8 *iv)
+{
+	while (nblocks--) {
+		sm4_crypt_block(rk, iv, iv);
+		crypto_xor(iv, src, SM4_BLOCK_SIZE);
+		memcpy(dst, iv, SM4_BLOCK_SIZE);
+		dst += SM4_BLOCK_SIZE;
+		src += SM4_BLOCK_SIZE;
+	}
+}
+
+static void sm4_generic_cfb_dec(const u32 *rk, u8 *dst, const u8 *src,
+				unsigned int nblocks, u8 *iv)
+{
+	u8 keystream[SM4_BLOCK_SIZE];
+
+	while (nblocks--) {
+		sm4_crypt_block(rk, keystream, iv);
+		memcpy(iv, src, SM4_BLOCK_SIZE);
+		crypto_xor_cpy(dst, src, keystream, SM4_BLOCK_SIZE);
+		dst += SM4_BLOCK_SIZE;
+		src += SM4_BLOCK_SIZE;
+	}
+	memzero_explicit(keystream, sizeof(keystream));
+}
+
+/* Add one to a 128-bit big-endian counter. */
+static void sm4_ctr_inc(u8 *ctr)
+{
+	int i;
+
+	for (i = SM4_BLOCK_SIZE - 1; i >= 0; i--)
+		if (++ctr[i])
+			break;
+}
+
+static void sm4_generic_ctr(const u32 *rk, u8 *dst, const u8 *src,
+			    unsigned int nblocks, u8 *ctr)
+{
+	u8 keystream[SM4_BLOCK_SIZE];
+
+	while (nblocks--) {
+		sm4_crypt_block(rk, keystream, ctr);
+		sm4_ctr_inc(ctr);
+		crypto_xor_cpy(dst, src, keystream, SM4_BLOCK_SIZE);
+		dst += SM4_BLOCK_SIZE;
+		src += SM4_BLOCK_SIZE;
+	}
+	memzero_explicit(keystream, sizeof(keystream));
+}
+
+void sm4_xts_mul_x(u8 *tweak)
+{
+	u64 lo = get_unaligned_le64(tweak);
+	u64 hi = get_unaligned_le64(tweak + 8);
+	u64 carry = hi >> 63;
+
+	hi = (hi << 1) | (lo >> 63);
+	lo = (lo << 1) ^ (carry * 0x87);
+	put_unaligned_le64(lo, tweak);
+	put_unaligned_le64(hi, tweak + 8);
+}
+EXPORT_SYMBOL_GPL(sm4_xts_mul_x);
+
+static void sm4_generic_xts(const u32 *rk, u8 *dst, const u8 *src,
+			    unsigned int nblocks, u8 *tweak)
+{
+	while (nblocks--) {
+		crypto_xor_cpy(dst, src, tweak, SM4_BLOCK_SIZE);
+		sm4_crypt_block(rk, dst, dst);
+		crypto_xor(dst, tweak, SM4_BLOCK_SIZE);
+		sm4_xts_mul_x(tweak);
+		dst += SM4_BLOCK_SIZE;
+		src += SM4_BLOCK_SIZE;
+	}
+}
+
+const struct sm4_mode_ops sm4_generic_mode_ops = {
+	.ecb		= sm4_generic_ecb,
+	.cbc_enc	= sm4_generic_cbc_enc,
+	.cbc_dec	= sm4_generic_cbc_dec,
+	.cfb_enc	= sm4_generic_cfb_enc,
+	.cfb_dec	= sm4_generic_cfb_dec,
+	.ctr		= sm4_generic_ctr,
+	.xts_enc	= sm4_generic_xts,
+	.xts_dec	= sm4_generic_xts,
+};
+EXPORT_SYMBOL_GPL(sm4_generic_mode_ops);
+
+/* ---- Byte-granular modes over any implementation ------------------ */
+
+/* Encrypt @iv into a keystream block and XOR @len (< 16) bytes with it. */
+static void sm4_mode_partial_keystream(const struct sm4_mode_ops *ops,
+				       const u32 *rk, u8 *dst, const u8 *src,
+				       unsigned int len, const u8 *iv)
+{
+	u8 keystream[SM4_BLOCK_SIZE];
+
+	ops->ecb(rk, keystream, iv, 1);
+	crypto_xor_cpy(dst, src, keystream, len);
+	memzero_explicit(keystream, sizeof(keystream));
+}
+
+void sm4_mode_cfb_encrypt(const struct sm4_mode_ops *ops, const u32 *rk,
+			  u8 *dst, const u8 *src, unsigned int len, u8 *iv)
+{
+	unsigned int nblocks = len / SM4_BLOCK_SIZE;
+	unsigned int done = nblocks * SM4_BLOCK_SIZE;
+
+	if (nblocks)
+		ops->cfb_enc(rk, dst, src, nblocks, iv);
+	if (len > done)
+		sm4_mode_partial_keystream(ops, rk, dst + done, src + done,
+					   len - done, iv);
+}
+EXPORT_SYMBOL_GPL(sm4_mode_cfb_encrypt);
+
+void sm4_mode_cfb_decrypt(const struct sm4_mode_ops *ops, const u32 *rk,
+			  u8 *dst, const u8 *src, unsigned int len, u8 *iv)
+{
+	unsigned int nblocks = len / SM4_BLOCK_SIZE;
+	unsigned int done = nblocks * SM4_BLOCK_SIZE;
+
+	if (nblocks)
+		ops->cfb_dec(rk, dst, src, nblocks, iv);
+	if (len > done)
+		sm4_mode_partial_keystream(ops, rk, dst + done, src + done,
+					   len - done, iv);
+}
+EXPORT_SYMBOL_GPL(sm4_mode_cfb_decrypt);
+
+void sm4_mode_ctr_crypt(const struct sm4_mode_ops *ops, const u32 *rk,
+			u8 *dst, const u8 *src, unsigned int len, u8 *ctr)
+{
+	unsigned int nblocks = len / SM4_BLOCK_SIZE;
+	unsigned int done = nblocks * SM4_BLOCK_SIZE;
+
+	if (nblocks)
+		ops->ctr(rk, dst, src, nblocks, ctr);
+	if (len > done) {
+		sm4_mode_partial_keystream(ops, rk, dst + done, src + done,
+					   len - done, ctr);
+		sm4_ctr_inc(ctr);
+	}
+}
+EXPORT_SYMBOL_GPL(sm4_mode_ctr_crypt);
+
+/*
+ * XTS with ciphertext stealing (IEEE 1619-2007, 5.3.2).  With m full
+ * blocks and a tail of r bytes, the last full block and the tail are
+ * handled together: encryption swaps the order in which the last two
+ * tweaks are used relative to decryption.
+ */
+static int sm4_mode_xts_crypt(const struct sm4_mode_ops *ops, const u32 *rk,
+			      u8 *dst, const u8 *src, unsigned int len,
+			      u8 *tweak, bool enc)
+{
+	sm4_chain_fn xts = enc ? ops->xts_enc : ops->xts_dec;
+	unsigned int tail = len % SM4_BLOCK_SIZE;
+	unsigned int nblocks = len / SM4_BLOCK_SIZE;
+	u8 first_tweak[SM4_BLOCK_SIZE], second_tweak[SM4_BLOCK_SIZE];
+	u8 block[SM4_BLOCK_SIZE], stolen[SM4_BLOCK_SIZE];
+
+	if (len < SM4_BLOCK_SIZE)
+		return -EINVAL;
+
+	if (!tail) {
+		xts(rk, dst, src, nblocks, tweak);
+		return 0;
+	}
+
+	/* All full blocks but the last one. */
+	if (nblocks > 1)
+		xts(rk, dst, src, nblocks - 1, tweak);
+	src += (nblocks - 1) * SM4_BLOCK_SIZE;
+	dst += (nblocks - 1) * SM4_BLOCK_SIZE;
+
+	/* Encryption uses T(m-1) then T(m); decryption the reverse. */
+	memcpy(first_tweak, tweak, SM4_BLOCK_SIZE);
+	memcpy(second_tweak, tweak, SM4_BLOCK_SIZE);
+	sm4_xts_mul_x(second_tweak);
+	if (!enc) {
+		memcpy(tweak, first_tweak, SM4_BLOCK_SIZE);
+		memcpy(first_tweak, second_tweak, SM4_BLOCK_SIZE);
+		memcpy(second_tweak, tweak, SM4_BLOCK_SIZE);
+	}
+
+	/*
+	 * block = E(last full block): its head becomes the short final
+	 * block, and the stolen tail of the input takes the head's place.
+	 * The input tail is saved first, as dst may equal src.
+	 */
+	memcpy(stolen, src + SM4_BLOCK_SIZE, tail);
+	xts(rk, block, src, 1, first_tweak);
+	memcpy(dst + SM4_BLOCK_SIZE, block, tail);
+	memcpy(block, stolen, tail);
+	xts(rk, dst, block, 1, second_tweak);
+
+	memcpy(tweak, second_tweak, SM4_BLOCK_SIZE);
+	memzero_explicit(block, sizeof(block));
+	memzero_explicit(stolen, sizeof(stolen));
+	return 0;
+}
+
+int sm4_mode_xts_encrypt(const struct sm4_mode_ops *ops, const u32 *rk,
+			 u8 *dst, const u8 *src, unsigned int len, u8 *tweak)
+{
+	return sm4_mode_xts_crypt(ops, rk, dst, src, len, tweak, true);
+}
+EXPORT_SYMBOL_GPL(sm4_mode_xts_encrypt);
+
+int sm4_mode_xts_decrypt(const struct sm4_mode_ops *ops, const u32 *rk,
+			 u8 *dst, const u8 *src, unsigned int len, u8 *tweak)
+{
+	return sm4_mode_xts_crypt(ops, rk, dst, src, len, tweak, false);
+}
+EXPORT_SYMBOL_GPL(sm4_mode_xts_decrypt);

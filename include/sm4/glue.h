@@ -1,0 +1,64 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * The one skcipher glue shared by every SM4 driver of this project.
+ *
+ * A driver describes itself with struct sm4_skcipher_driver (its name
+ * suffix, priority, bulk functions) and calls sm4_skcipher_register(),
+ * which builds and registers synchronous ecb/cbc/cfb/ctr/xts(sm4)
+ * skciphers named "<mode>-sm4-<name>".  The glue walks requests, runs the
+ * bulk functions inside SIMD sections of at most SM4_SIMD_CHUNK bytes, and
+ * falls back to sm4_generic_mode_ops when SIMD is not usable in the
+ * calling context.  It lives in sm4_generic.ko.
+ */
+#ifndef _SM4_CRYPTO_GLUE_H
+#define _SM4_CRYPTO_GLUE_H
+
+#include <crypto/skcipher.h>
+#include <sm4/modes.h>
+
+/* Bytes processed per kernel_fpu/neon_begin() ... end() section at most. */
+#define SM4_SIMD_CHUNK	PAGE_SIZE
+
+enum sm4_mode {
+	SM4_MODE_ECB,
+	SM4_MODE_CBC,
+	SM4_MODE_CFB,
+	SM4_MODE_CTR,
+	SM4_MODE_XTS,
+	SM4_NUM_MODES
+};
+
+struct sm4_skcipher_driver;
+
+struct sm4_skcipher_alg {
+	struct skcipher_alg alg;
+	const struct sm4_skcipher_driver *drv;
+	enum sm4_mode mode;
+	bool registered;
+};
+
+struct sm4_skcipher_driver {
+	/* Driver name suffix: "aesni-avx" gives "ecb-sm4-aesni-avx". */
+	const char *name;
+	int priority;
+	struct module *owner;
+	/* Bulk functions; they run between sm4_simd_begin/end if uses_simd. */
+	const struct sm4_mode_ops *ops;
+	bool uses_simd;
+	/*
+	 * Optional key expansion (e.g. SM4EKEY); must produce the same
+	 * schedules as sm4_expandkey().  Called inside a SIMD section when
+	 * uses_simd and SIMD is usable, sm4_expandkey() otherwise.
+	 */
+	int (*expandkey)(struct sm4_ctx *ctx, const u8 *key,
+			 unsigned int key_len);
+	/* Which modes to register; 0 means all of them. */
+	unsigned int mode_mask;
+	/* Filled in by sm4_skcipher_register(). */
+	struct sm4_skcipher_alg algs[SM4_NUM_MODES];
+};
+
+int sm4_skcipher_register(struct sm4_skcipher_driver *drv);
+void sm4_skcipher_unregister(struct sm4_skcipher_driver *drv);
+
+#endif /* _SM4_CRYPTO_GLUE_H */
