@@ -58,6 +58,19 @@ struct sm4_skcipher_driver {
 	struct sm4_skcipher_alg algs[SM4_NUM_MODES];
 };
 
+/* Module aliases for the five skciphers of driver suffix @name. */
+#define MODULE_ALIAS_SM4_SKCIPHERS(name)				\
+	MODULE_ALIAS_CRYPTO("ecb(sm4)");				\
+	MODULE_ALIAS_CRYPTO("ecb-sm4-" name);				\
+	MODULE_ALIAS_CRYPTO("cbc(sm4)");				\
+	MODULE_ALIAS_CRYPTO("cbc-sm4-" name);				\
+	MODULE_ALIAS_CRYPTO("cfb(sm4)");				\
+	MODULE_ALIAS_CRYPTO("cfb-sm4-" name);				\
+	MODULE_ALIAS_CRYPTO("ctr(sm4)");				\
+	MODULE_ALIAS_CRYPTO("ctr-sm4-" name);				\
+	MODULE_ALIAS_CRYPTO("xts(sm4)");				\
+	MODULE_ALIAS_CRYPTO("xts-sm4-" name)
+
 int sm4_skcipher_register(struct sm4_skcipher_driver *drv);
 void sm4_skcipher_unregister(struct sm4_skcipher_driver *drv);
 

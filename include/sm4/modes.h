@@ -46,6 +46,42 @@ struct sm4_mode_ops {
 	sm4_chain_fn xts_dec;		/* rkey_dec of the data key */
 };
 
+/*
+ * Declare the bulk functions of a backend named @prefix, as its assembly
+ * defines them, and define @ops_name over them.  Because XTS decryption
+ * is XTS encryption with the decryption round keys, one @prefix##_xts
+ * serves both directions.  The functions are reached through function
+ * pointers, so the assembly must define them with SYM_TYPED_FUNC_START.
+ */
+#ifndef asmlinkage
+#define asmlinkage
+#endif
+#define SM4_DEFINE_MODE_OPS(ops_name, prefix)				\
+asmlinkage void prefix##_ecb(const u32 *rk, u8 *dst, const u8 *src,	\
+			     unsigned int nblocks);			\
+asmlinkage void prefix##_cbc_enc(const u32 *rk, u8 *dst, const u8 *src, \
+				 unsigned int nblocks, u8 *iv);		\
+asmlinkage void prefix##_cbc_dec(const u32 *rk, u8 *dst, const u8 *src, \
+				 unsigned int nblocks, u8 *iv);		\
+asmlinkage void prefix##_cfb_enc(const u32 *rk, u8 *dst, const u8 *src, \
+				 unsigned int nblocks, u8 *iv);		\
+asmlinkage void prefix##_cfb_dec(const u32 *rk, u8 *dst, const u8 *src, \
+				 unsigned int nblocks, u8 *iv);		\
+asmlinkage void prefix##_ctr(const u32 *rk, u8 *dst, const u8 *src,	\
+			     unsigned int nblocks, u8 *ctr);		\
+asmlinkage void prefix##_xts(const u32 *rk, u8 *dst, const u8 *src,	\
+			     unsigned int nblocks, u8 *tweak);		\
+static const struct sm4_mode_ops ops_name = {				\
+	.ecb		= prefix##_ecb,					\
+	.cbc_enc	= prefix##_cbc_enc,				\
+	.cbc_dec	= prefix##_cbc_dec,				\
+	.cfb_enc	= prefix##_cfb_enc,				\
+	.cfb_dec	= prefix##_cfb_dec,				\
+	.ctr		= prefix##_ctr,					\
+	.xts_enc	= prefix##_xts,					\
+	.xts_dec	= prefix##_xts,					\
+}
+
 /* The portable implementation, built on sm4_crypt_block(). */
 extern const struct sm4_mode_ops sm4_generic_mode_ops;
 

@@ -2,6 +2,7 @@
 /* Userspace shim: the kernel types the project's C code uses. */
 #ifndef _SHIM_LINUX_TYPES_H
 #define _SHIM_LINUX_TYPES_H
+#include_next <linux/types.h>
 #include <stdint.h>
 #include <stddef.h>
 #include <stdbool.h>
@@ -11,8 +12,4 @@ typedef uint32_t u32;
 typedef uint64_t u64;
 typedef int32_t s32;
 typedef int64_t s64;
-typedef uint32_t __be32;
-typedef uint64_t __be64;
-typedef uint32_t __le32;
-typedef uint64_t __le64;
 #endif

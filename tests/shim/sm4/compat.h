@@ -9,9 +9,12 @@
 #include <linux/types.h>
 #include <string.h>
 #include <errno.h>
+#include <stdlib.h>
 #include <stdio.h>
 
+#ifndef __always_inline
 #define __always_inline		inline __attribute__((always_inline))
+#endif
 #define __init
 #define __exit
 #define barrier_data(p)		__asm__ __volatile__("" : : "r"(p) : "memory")
@@ -22,10 +25,11 @@
 #define MODULE_LICENSE(s)
 #define MODULE_AUTHOR(s)
 #define MODULE_ALIAS_CRYPTO(s)
+#define ARRAY_SIZE(a)		(sizeof(a) / sizeof((a)[0]))
 #define pr_err(...)		fprintf(stderr, __VA_ARGS__)
 /* The library's module_init runs as a constructor-free hook in tests. */
 #define module_init(fn)		int sm4_shim_init_##fn(void) { return fn(); }
-#define module_exit(fn)
+#define module_exit(fn)		void sm4_shim_exit_##fn(void) { fn(); }
 #define SM4_REGISTER_GENERIC_CFB 0
 
 static inline u32 rol32(u32 w, unsigned int s)

@@ -1,0 +1,117 @@
+// SPDX-License-Identifier: GPL-2.0
+/* Reading and writing test-vector files; see sm4-vectors.h. */
+
+#include <stdlib.h>
+#include <string.h>
+#include "sm4-vectors.h"
+
+static void put_le(uint8_t *p, uint32_t v, int n)
+{
+	int i;
+
+	for (i = 0; i < n; i++)
+		p[i] = (uint8_t)(v >> (8 * i));
+}
+
+static uint32_t get_le(const uint8_t *p, int n)
+{
+	uint32_t v = 0;
+	int i;
+
+	for (i = 0; i < n; i++)
+		v |= (uint32_t)p[i] << (8 * i);
+	return v;
+}
+
+void sm4_vec_write_header(FILE *f, uint32_t count)
+{
+	uint8_t hdr[12];
+
+	memcpy(hdr, SM4_VEC_MAGIC, 8);
+	put_le(hdr + 8, count, 4);
+	fwrite(hdr, 1, sizeof(hdr), f);
+}
+
+long sm4_vec_read_header(FILE *f)
+{
+	uint8_t hdr[12];
+
+	if (fread(hdr, 1, sizeof(hdr), f) != sizeof(hdr) ||
+	    memcmp(hdr, SM4_VEC_MAGIC, 8))
+		return -1;
+	return get_le(hdr + 8, 4);
+}
+
+void sm4_vec_write(FILE *f, const struct sm4_vec *v)
+{
+	uint8_t rec[8];
+
+	rec[0] = v->mode;
+	rec[1] = v->keylen;
+	put_le(rec + 2, 0, 2);
+	put_le(rec + 4, v->len, 4);
+	fwrite(rec, 1, sizeof(rec), f);
+	fwrite(v->key, 1, v->keylen, f);
+	fwrite(v->iv, 1, 16, f);
+	fwrite(v->pt, 1, v->len, f);
+	fwrite(v->ct, 1, v->len, f);
+}
+
+int sm4_vec_read(FILE *f, struct sm4_vec *v)
+{
+	uint8_t rec[8];
+	size_t got = fread(rec, 1, sizeof(rec), f);
+
+	if (got == 0 && feof(f))
+		return 0;
+	if (got != sizeof(rec))
+		return -1;
+	v->mode = rec[0];
+	v->keylen = rec[1];
+	v->len = get_le(rec + 4, 4);
+	if (v->mode >= SM4_VEC_NUM_MODES ||
+	    (v->keylen != 16 && v->keylen != 32) || v->len > (1U << 24))
+		return -1;
+	v->pt = malloc(v->len + 1);
+	v->ct = malloc(v->len + 1);
+	if (!v->pt || !v->ct ||
+	    fread(v->key, 1, v->keylen, f) != v->keylen ||
+	    fread(v->iv, 1, 16, f) != 16 ||
+	    fread(v->pt, 1, v->len, f) != v->len ||
+	    fread(v->ct, 1, v->len, f) != v->len) {
+		sm4_vec_free(v);
+		return -1;
+	}
+	return 1;
+}
+
+void sm4_vec_free(struct sm4_vec *v)
+{
+	free(v->pt);
+	free(v->ct);
+	v->pt = NULL;
+	v->ct = NULL;
+}
+
+uint32_t sm4_vec_length(enum sm4_vec_mode mode, unsigned long i,
+			uint64_t random, uint32_t max_len)
+{
+	bool whole = mode == SM4_VEC_ECB || mode == SM4_VEC_CBC;
+	uint32_t min = mode == SM4_VEC_XTS ? 16 : 1;
+	uint32_t len;
+
+	/* First every length from min to 16 blocks + 15 bytes. */
+	if (i < 16 * 16 + 16 - min) {
+		len = min + (uint32_t)i;
+		if (whole)
+			len = (len + 15) & ~15U;
+		return len;
+	}
+	/* Mostly short requests, one in 32 up to @max_len. */
+	if ((random >> 48) % 32 && max_len > 16 * 17)
+		max_len = 16 * 17;
+	len = min + (uint32_t)(random % (max_len - min + 1));
+	if (whole)
+		len = (len + 15) & ~15U;
+	return len;
+}

@@ -1,0 +1,31 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * An implementation under test: the portable C code or one SIMD backend
+ * assembled from the same .S files as the kernel modules.
+ */
+#ifndef _SM4_TEST_IMPL_H
+#define _SM4_TEST_IMPL_H
+
+#include <sm4/modes.h>
+
+struct sm4_test_impl {
+	const char *name;			/* e.g. "aesni-avx" */
+	const struct sm4_mode_ops *ops;
+	bool (*available)(void);		/* CPU check; NULL: always */
+	/* Optional: its own key expansion, must match sm4_expandkey(). */
+	int (*expandkey)(struct sm4_ctx *ctx, const u8 *key,
+			 unsigned int key_len);
+	unsigned int width;			/* blocks in parallel (info) */
+	struct sm4_test_impl *next;
+};
+
+void sm4_test_register_impl(struct sm4_test_impl *impl);
+
+/* Register an implementation at program start. */
+#define SM4_TEST_IMPL(var)						\
+	static void __attribute__((constructor)) var##_register(void)	\
+	{								\
+		sm4_test_register_impl(&(var));				\
+	}
+
+#endif

@@ -1,0 +1,659 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * sm4-test: userspace harness for the SM4 library, the mode code and
+ * every SIMD backend, all compiled from the kernel sources unchanged.
+ *
+ *   sm4-test [--cases N] [--seed S] [--vectors FILE] [--impl NAME]
+ *            [--with-broken]
+ *
+ * Suites:
+ *   kat       GB/T 32907-2016 examples, published mode vectors;
+ *   badinput  key lengths, short XTS, empty requests;
+ *   lengths   every implementation x mode x length 1..(2 x 32 + 1) blocks
+ *             plus partial tails, against the portable C code and
+ *             (host builds) libgcrypt;
+ *   diff      random keys, IVs and lengths against libgcrypt (host
+ *             builds) or against a vector file computed by libgcrypt on
+ *             the host (--vectors, for other architectures), in-place and
+ *             out-of-place, unaligned, in one call or split in two;
+ *             every case is also decrypted back to its plaintext.
+ * Ends with "N passed, N failed".
+ */
+
+#include <stdlib.h>
+#include <string.h>
+#include <stdarg.h>
+#include <sm4/compat.h>
+#include <sm4/modes.h>
+#include "impl.h"
+#include "sm4-vectors.h"
+
+#ifdef HAVE_GCRYPT
+#include <gcrypt.h>
+int sm4_gcry_encrypt(struct sm4_vec *v);
+#endif
+
+int sm4_shim_init_sm4_lib_init(void);
+
+static struct sm4_test_impl *impls;
+static unsigned int n_passed, n_failed;
+static unsigned long n_cases = 10000;
+static uint64_t seed = 0x5eed5eed;
+static const char *only_impl;
+
+void sm4_test_register_impl(struct sm4_test_impl *impl)
+{
+	struct sm4_test_impl **p = &impls;
+
+	while (*p)
+		p = &(*p)->next;
+	*p = impl;
+}
+
+/*
+ * A deliberately broken implementation (--with-broken): the portable code
+ * with one bit of every request's first output block flipped, to show
+ * that the suites catch a wrong result.
+ */
+static void broken_ecb(const u32 *rk, u8 *dst, const u8 *src,
+		       unsigned int nblocks)
+{
+	sm4_generic_mode_ops.ecb(rk, dst, src, nblocks);
+	dst[0] ^= 0x10;
+}
+
+static void broken_ctr(const u32 *rk, u8 *dst, const u8 *src,
+		       unsigned int nblocks, u8 *ctr)
+{
+	sm4_generic_mode_ops.ctr(rk, dst, src, nblocks, ctr);
+	dst[nblocks * SM4_BLOCK_SIZE - 1] ^= 1;
+}
+
+static void broken_xts(const u32 *rk, u8 *dst, const u8 *src,
+		       unsigned int nblocks, u8 *tweak)
+{
+	sm4_generic_mode_ops.xts_enc(rk, dst, src, nblocks, tweak);
+	dst[3] ^= 0x80;
+}
+
+static struct sm4_mode_ops broken_ops;
+static struct sm4_test_impl broken_impl = {
+	.name = "broken",
+	.ops = &broken_ops,
+	.width = 1,
+};
+
+static void register_broken(void)
+{
+	broken_ops = sm4_generic_mode_ops;
+	broken_ops.ecb = broken_ecb;
+	broken_ops.ctr = broken_ctr;
+	broken_ops.xts_enc = broken_xts;
+	broken_ops.xts_dec = broken_xts;
+	sm4_test_register_impl(&broken_impl);
+}
+
+static struct sm4_test_impl generic_impl = {
+	.name = "generic",
+	.ops = &sm4_generic_mode_ops,
+	.width = 1,
+};
+SM4_TEST_IMPL(generic_impl);
+
+static void report(bool ok, const char *fmt, ...)
+{
+	va_list ap;
+
+	printf("%s: ", ok ? "PASS" : "FAIL");
+	va_start(ap, fmt);
+	vprintf(fmt, ap);
+	va_end(ap);
+	putchar('\n');
+	fflush(stdout);
+	if (ok)
+		n_passed++;
+	else
+		n_failed++;
+}
+
+static void hex2bin(u8 *out, const char *hex)
+{
+	while (hex[0] && hex[1]) {
+		unsigned int b;
+
+		sscanf(hex, "%2x", &b);
+		*out++ = (u8)b;
+		hex += 2;
+	}
+}
+
+static void dump(const char *what, const u8 *p, unsigned int len)
+{
+	unsigned int i;
+
+	fprintf(stderr, "  %s:", what);
+	for (i = 0; i < len && i < 64; i++)
+		fprintf(stderr, "%02x", p[i]);
+	fprintf(stderr, "%s\n", len > 64 ? "..." : "");
+}
+
+/* ---- Running one request the way the kernel glue does ------------- */
+
+struct keys {
+	struct sm4_ctx data;
+	struct sm4_ctx tweak;
+};
+
+static int impl_setkey(const struct sm4_test_impl *impl, struct keys *k,
+		       int mode, const u8 *key)
+{
+	int (*expand)(struct sm4_ctx *, const u8 *, unsigned int) =
+		impl->expandkey ? impl->expandkey : sm4_expandkey;
+	int err = expand(&k->data, key, SM4_KEY_SIZE);
+
+	if (!err && mode == SM4_VEC_XTS)
+		err = expand(&k->tweak, key + SM4_KEY_SIZE, SM4_KEY_SIZE);
+	return err;
+}
+
+/* The chaining value a request starts with (the XTS tweak encrypted). */
+static void impl_start(const struct sm4_test_impl *impl, const struct keys *k,
+		       int mode, const u8 *iv, u8 *state)
+{
+	if (mode == SM4_VEC_XTS)
+		impl->ops->ecb(k->tweak.rkey_enc, state, iv, 1);
+	else
+		memcpy(state, iv, SM4_BLOCK_SIZE);
+}
+
+static int impl_crypt(const struct sm4_test_impl *impl, const struct keys *k,
+		      int mode, bool enc, u8 *state, u8 *dst, const u8 *src,
+		      unsigned int len)
+{
+	const struct sm4_mode_ops *ops = impl->ops;
+	const u32 *rk_enc = k->data.rkey_enc, *rk_dec = k->data.rkey_dec;
+
+	switch (mode) {
+	case SM4_VEC_ECB:
+		if (len)
+			ops->ecb(enc ? rk_enc : rk_dec, dst, src, len / 16);
+		return 0;
+	case SM4_VEC_CBC:
+		if (len)
+			(enc ? ops->cbc_enc : ops->cbc_dec)
+				(enc ? rk_enc : rk_dec, dst, src, len / 16,
+				 state);
+		return 0;
+	case SM4_VEC_CFB:
+		(enc ? sm4_mode_cfb_encrypt : sm4_mode_cfb_decrypt)
+			(ops, rk_enc, dst, src, len, state);
+		return 0;
+	case SM4_VEC_CTR:
+		sm4_mode_ctr_crypt(ops, rk_enc, dst, src, len, state);
+		return 0;
+	default:
+		return (enc ? sm4_mode_xts_encrypt : sm4_mode_xts_decrypt)
+			(ops, enc ? rk_enc : rk_dec, dst, src, len, state);
+	}
+}
+
+/*
+ * Where a request may be split into two calls that continue the same
+ * stream: at a block boundary, leaving XTS at least a block for the end.
+ */
+static unsigned int split_point(int mode, unsigned int len, uint64_t r)
+{
+	unsigned int blocks = len / 16;
+
+	if (mode == SM4_VEC_XTS)
+		blocks = len >= 32 ? (len - 16) / 16 : 0;
+	return blocks ? (unsigned int)(r % (blocks + 1)) * 16 : 0;
+}
+
+/*
+ * Run @v through @impl in direction @enc, with the given buffer layout,
+ * and compare with the expected output.  Returns true on a match.
+ */
+static bool run_one(const struct sm4_test_impl *impl, const struct sm4_vec *v,
+		    bool enc, bool in_place, unsigned int offset,
+		    unsigned int split)
+{
+	const u8 *in = enc ? v->pt : v->ct;
+	const u8 *expect = enc ? v->ct : v->pt;
+	u8 *src_buf = malloc(v->len + 32), *dst_buf = malloc(v->len + 32);
+	u8 *src = src_buf + offset;
+	u8 *dst = in_place ? src : dst_buf + (offset ^ 5) % 16;
+	u8 state[SM4_BLOCK_SIZE];
+	struct keys k;
+	bool ok;
+
+	memcpy(src, in, v->len);
+	ok = impl_setkey(impl, &k, v->mode, v->key) == 0;
+	impl_start(impl, &k, v->mode, v->iv, state);
+	if (ok && split)
+		ok = impl_crypt(impl, &k, v->mode, enc, state, dst, src,
+				split) == 0;
+	if (ok)
+		ok = impl_crypt(impl, &k, v->mode, enc, state, dst + split,
+				src + split, v->len - split) == 0;
+	ok = ok && memcmp(dst, expect, v->len) == 0;
+	if (!ok) {
+		fprintf(stderr, "mismatch: %s %s %s len=%u in_place=%d offset=%u split=%u\n",
+			impl->name, sm4_vec_mode_names[v->mode],
+			enc ? "enc" : "dec", v->len, in_place, offset, split);
+		dump("key", v->key, v->keylen);
+		dump("iv", v->iv, 16);
+		dump("want", expect, v->len);
+		dump("got", dst, v->len);
+	}
+	free(src_buf);
+	free(dst_buf);
+	return ok;
+}
+
+/* Both directions, layout chosen from @r. */
+static bool check_case(const struct sm4_test_impl *impl,
+		       const struct sm4_vec *v, uint64_t r)
+{
+	bool in_place = r & 1;
+	unsigned int offset = (r >> 1) % 16;
+	unsigned int split = (r >> 8) % 4 ? 0 :
+			     split_point(v->mode, v->len, r >> 16);
+
+	return run_one(impl, v, true, in_place, offset, split) &&
+	       run_one(impl, v, false, !in_place, (offset + 7) % 16, split);
+}
+
+static bool impl_selected(const struct sm4_test_impl *impl)
+{
+	if (only_impl && strcmp(only_impl, impl->name))
+		return false;
+	if (impl->available && !impl->available()) {
+		printf("SKIP: %s: not supported by this CPU\n", impl->name);
+		return false;
+	}
+	return true;
+}
+
+/* ---- Known answers ------------------------------------------------ */
+
+struct mode_kat {
+	const char *source;
+	int mode;
+	const char *key, *iv, *pt, *ct;
+};
+
+/*
+ * Mode vectors.  ECB/CBC/CFB/CTR: draft-ribose-cfrg-sm4-10 ("The SM4
+ * Blockcipher Algorithm And Its Modes Of Operations"), appendix A.2,
+ * as also carried by the Linux kernel's crypto/testmgr.h; the first CFB
+ * vector is from draft-ribose-cfrg-sm4-02, 12.2.4.  XTS: the xts(sm4)
+ * vector of the Linux kernel's testmgr (IEEE 1619 XTS with SM4); the
+ * longer XTS vectors with ciphertext stealing come from the differential
+ * tests against libgcrypt below, not from a table.
+ */
+static const struct mode_kat mode_kats[] = {
+	{ "draft-ribose-cfrg-sm4 A.2.1.1 ECB", SM4_VEC_ECB,
+	  "0123456789abcdeffedcba9876543210", NULL,
+	  "aaaaaaaabbbbbbbbccccccccddddddddeeeeeeeeffffffffaaaaaaaabbbbbbbb",
+	  "5ec8143de509cff7b5179f8f474b86192f1d305a7fb17df985f81c8482192304" },
+	{ "draft-ribose-cfrg-sm4 A.2.1.2 ECB", SM4_VEC_ECB,
+	  "fedcba98765432100123456789abcdef", NULL,
+	  "aaaaaaaabbbbbbbbccccccccddddddddeeeeeeeeffffffffaaaaaaaabbbbbbbb",
+	  "c5876897e4a59bbba72a10c838722 45b12dd90bc2d200692b529a4155ac9e600" },
+	{ "draft-ribose-cfrg-sm4 A.2.2.1 CBC", SM4_VEC_CBC,
+	  "0123456789abcdeffedcba9876543210",
+	  "000102030405060708090a0b0c0d0e0f",
+	  "aaaaaaaabbbbbbbbccccccccddddddddeeeeeeeeffffffffaaaaaaaabbbbbbbb",
+	  "78ebb11cc40b0a48312aaeb2040244cb4cb7016951909226979b0d15dc6a8f6d" },
+	{ "draft-ribose-cfrg-sm4 A.2.2.2 CBC", SM4_VEC_CBC,
+	  "fedcba98765432100123456789abcdef",
+	  "000102030405060708090a0b0c0d0e0f",
+	  "aaaaaaaabbbbbbbbccccccccddddddddeeeeeeeeffffffffaaaaaaaabbbbbbbb",
+	  "0d3a6ddc2d21c698857215587b7bb59a91f2c147911a4144665e1fa1d40bae38" },
+	{ "draft-ribose-cfrg-sm4-02 12.2.4 CFB", SM4_VEC_CFB,
+	  "0123456789abcdeffedcba9876543210",
+	  "0123456789abcdeffedcba9876543210",
+	  "0123456789abcdeffedcba98765432100123456789abcdeffedcba9876543210",
+	  "693d9a535bad5bb1786f53d7253a70569ed258a85a0467cc92aab393dd978995" },
+	{ "draft-ribose-cfrg-sm4 A.2.4.1 CFB", SM4_VEC_CFB,
+	  "0123456789abcdeffedcba9876543210",
+	  "000102030405060708090a0b0c0d0e0f",
+	  "aaaaaaaabbbbbbbbccccccccddddddddeeeeeeeeffffffffaaaaaaaabbbbbbbb",
+	  "ac3236cb861dd316e6413b4e3c7524b769d4c54ed433b9a0346009beb37b2b3f" },
+	{ "draft-ribose-cfrg-sm4 A.2.4.2 CFB", SM4_VEC_CFB,
+	  "fedcba98765432100123456789abcdef",
+	  "000102030405060708090a0b0c0d0e0f",
+	  "aaaaaaaabbbbbbbbccccccccddddddddeeeeeeeeffffffffaaaaaaaabbbbbbbb",
+	  "5dcccd25a84ba16560d7f26588706849 0d9b86ff20c3bfe115ffa02ca6192cc5" },
+	{ "draft-ribose-cfrg-sm4 A.2.5.1 CTR", SM4_VEC_CTR,
+	  "0123456789abcdeffedcba9876543210",
+	  "000102030405060708090a0b0c0d0e0f",
+	  "aaaaaaaaaaaaaaaabbbbbbbbbbbbbbbbccccccccccccccccdddddddddddddddd"
+	  "eeeeeeeeeeeeeeeeffffffffffffffffaaaaaaaaaaaaaaaabbbbbbbbbbbbbbbb",
+	  "ac3236cb970cc20791364c395a1342d1a3cbc1878c6f30cd074cce385cdd70c7"
+	  "f234bc0e24c11980fd1286310ce37b926e02fcd0faa0baf38b2933851d824514" },
+	{ "draft-ribose-cfrg-sm4 A.2.5.2 CTR", SM4_VEC_CTR,
+	  "fedcba98765432100123456789abcdef",
+	  "000102030405060708090a0b0c0d0e0f",
+	  "aaaaaaaaaaaaaaaabbbbbbbbbbbbbbbbccccccccccccccccdddddddddddddddd"
+	  "eeeeeeeeeeeeeeeeffffffffffffffffaaaaaaaaaaaaaaaabbbbbbbbbbbbbbbb",
+	  "5dcccd25b95ab07417a08512ee160e2f8f661521cbbab44cc87138445bc29e5c"
+	  "0ae0297205d62704173b21239b887f6c8cb5b800917a2488284bde9e16ea2906" },
+	{ "Linux testmgr xts(sm4)", SM4_VEC_XTS,
+	  "1111111111111111111111111111111122222222222222222222222222222222",
+	  "33333333330000000000000000000000",
+	  "4444444444444444444444444444444444444444444444444444444444444444",
+	  "a74d726c11196a32be04e001ff29d0c7932f9f3ec29bfcb64dd17f63cbd3ea31" },
+};
+
+/* hex with optional spaces */
+static unsigned int parse_hex(u8 *out, const char *hex)
+{
+	char clean[512];
+	unsigned int n = 0;
+
+	for (; *hex && n < sizeof(clean) - 1; hex++)
+		if (*hex != ' ')
+			clean[n++] = *hex;
+	clean[n] = 0;
+	hex2bin(out, clean);
+	return n / 2;
+}
+
+static void test_kat(void)
+{
+	static const char key_hex[] = "0123456789abcdeffedcba9876543210";
+	u8 key[16], block[16], want[16];
+	struct sm4_ctx ctx;
+	struct sm4_test_impl *impl;
+	unsigned int i;
+	bool ok;
+
+	report(sm4_shim_init_sm4_lib_init() == 0,
+	       "kat: sm4.ko module-init self-test");
+
+	hex2bin(key, key_hex);
+	sm4_expandkey(&ctx, key, sizeof(key));
+	/* GB/T 32907-2016 appendix A, example 1: one block. */
+	hex2bin(want, "681edf34d206965e86b3e94f536e4246");
+	sm4_crypt_block(ctx.rkey_enc, block, key);
+	report(!memcmp(block, want, 16), "kat: GB/T 32907 example 1 encrypt");
+	sm4_crypt_block(ctx.rkey_dec, block, want);
+	report(!memcmp(block, key, 16), "kat: GB/T 32907 example 1 decrypt");
+
+	/* Example 2: the same block encrypted 1,000,000 times. */
+	memcpy(block, key, 16);
+	for (i = 0; i < 1000000; i++)
+		sm4_crypt_block(ctx.rkey_enc, block, block);
+	hex2bin(want, "595298c7c6fd271f0402f804c33d3f66");
+	report(!memcmp(block, want, 16),
+	       "kat: GB/T 32907 example 2 (1,000,000 encryptions)");
+	for (i = 0; i < 1000000; i++)
+		sm4_crypt_block(ctx.rkey_dec, block, block);
+	report(!memcmp(block, key, 16),
+	       "kat: GB/T 32907 example 2 (1,000,000 decryptions)");
+
+	/* The published mode vectors through every implementation. */
+	for (impl = impls; impl; impl = impl->next) {
+		if (!impl_selected(impl))
+			continue;
+		for (i = 0; i < ARRAY_SIZE(mode_kats); i++) {
+			const struct mode_kat *t = &mode_kats[i];
+			u8 pt[64], ct[64];
+			struct sm4_vec v = { .mode = t->mode, .pt = pt,
+					     .ct = ct };
+
+			v.keylen = parse_hex(v.key, t->key);
+			if (t->iv)
+				parse_hex(v.iv, t->iv);
+			v.len = parse_hex(pt, t->pt);
+			parse_hex(ct, t->ct);
+			ok = run_one(impl, &v, true, false, 0, 0) &&
+			     run_one(impl, &v, false, false, 0, 0) &&
+			     run_one(impl, &v, true, true, 3, 0) &&
+			     run_one(impl, &v, false, true, 3, 0);
+			report(ok, "kat: %s: %s", impl->name, t->source);
+		}
+	}
+}
+
+/* ---- Bad input ---------------------------------------------------- */
+
+static void test_badinput(void)
+{
+	static const unsigned int bad_lens[] = { 0, 1, 15, 17, 24, 32, 64 };
+	u8 key[64] = { 1 }, buf[64] = { 0 }, iv[16] = { 0 };
+	struct sm4_ctx ctx;
+	struct sm4_test_impl *impl;
+	unsigned int i, len;
+	bool ok = true;
+
+	for (i = 0; i < ARRAY_SIZE(bad_lens); i++)
+		ok &= sm4_expandkey(&ctx, key, bad_lens[i]) == -EINVAL;
+	report(ok, "badinput: sm4_expandkey rejects key lengths 0,1,15,17,24,32,64");
+	report(sm4_expandkey(&ctx, NULL, 0) == -EINVAL,
+	       "badinput: sm4_expandkey(NULL, 0) returns -EINVAL");
+	report(sm4_expandkey(&ctx, key, 16) == 0,
+	       "badinput: sm4_expandkey accepts 16 bytes");
+
+	for (impl = impls; impl; impl = impl->next) {
+		if (!impl_selected(impl))
+			continue;
+		ok = true;
+		for (len = 0; len < 16; len++) {
+			ok &= sm4_mode_xts_encrypt(impl->ops, ctx.rkey_enc,
+						   buf, buf, len, iv) == -EINVAL;
+			ok &= sm4_mode_xts_decrypt(impl->ops, ctx.rkey_dec,
+						   buf, buf, len, iv) == -EINVAL;
+		}
+		report(ok, "badinput: %s: XTS shorter than 16 bytes is -EINVAL",
+		       impl->name);
+
+		/* Zero-length stream requests write nothing. */
+		memset(buf, 0xa5, sizeof(buf));
+		sm4_mode_ctr_crypt(impl->ops, ctx.rkey_enc, buf, buf, 0, iv);
+		sm4_mode_cfb_encrypt(impl->ops, ctx.rkey_enc, buf, buf, 0, iv);
+		sm4_mode_cfb_decrypt(impl->ops, ctx.rkey_enc, buf, buf, 0, iv);
+		ok = true;
+		for (i = 0; i < sizeof(buf); i++)
+			ok &= buf[i] == 0xa5;
+		report(ok, "badinput: %s: zero-length CFB/CTR requests touch nothing",
+		       impl->name);
+	}
+}
+
+/* ---- Differential tests ------------------------------------------- */
+
+#ifdef HAVE_GCRYPT
+/* A random case of @mode and @len with libgcrypt's result. */
+static void make_case(struct sm4_vec *v, int mode, unsigned int len)
+{
+	memset(v, 0, sizeof(*v));
+	v->mode = mode;
+	v->keylen = mode == SM4_VEC_XTS ? 32 : 16;
+	v->len = len;
+	sm4_vec_fill(&seed, v->key, v->keylen);
+	sm4_vec_fill(&seed, v->iv, 16);
+	/* Drive the CTR carry through the upper 64 bits now and then. */
+	if (mode == SM4_VEC_CTR && sm4_vec_rand(&seed) % 4 == 0)
+		memset(v->iv + 4 + sm4_vec_rand(&seed) % 8, 0xff, 4);
+	v->pt = malloc(len + 1);
+	v->ct = malloc(len + 1);
+	sm4_vec_fill(&seed, v->pt, len);
+	if (sm4_gcry_encrypt(v))
+		abort();
+}
+
+/* Every implementation x mode x length up to 2 x 32 + 1 blocks + tail. */
+static void test_lengths(void)
+{
+	struct sm4_test_impl *impl;
+	unsigned int len, cases;
+	int mode;
+
+	for (impl = impls; impl; impl = impl->next) {
+		if (!impl_selected(impl))
+			continue;
+		for (mode = 0; mode < SM4_VEC_NUM_MODES; mode++) {
+			bool whole = mode == SM4_VEC_ECB || mode == SM4_VEC_CBC;
+			bool ok = true;
+
+			cases = 0;
+			for (len = mode == SM4_VEC_XTS ? 16 : 1;
+			     len <= 65 * 16 + 15; len++) {
+				struct sm4_vec v;
+
+				if (whole && len % 16)
+					continue;
+				make_case(&v, mode, len);
+				ok &= check_case(impl, &v,
+						 sm4_vec_rand(&seed));
+				sm4_vec_free(&v);
+				cases++;
+			}
+			report(ok, "lengths: %s %s: %u lengths vs libgcrypt",
+			       impl->name, sm4_vec_mode_names[mode], cases);
+		}
+	}
+}
+
+static void test_diff_gcrypt(void)
+{
+	struct sm4_test_impl *impl;
+	unsigned long i;
+	int mode;
+
+	for (impl = impls; impl; impl = impl->next) {
+		if (!impl_selected(impl))
+			continue;
+		for (mode = 0; mode < SM4_VEC_NUM_MODES; mode++) {
+			unsigned long bad = 0;
+
+			for (i = 0; i < n_cases; i++) {
+				struct sm4_vec v;
+				uint64_t r = sm4_vec_rand(&seed);
+
+				make_case(&v, mode,
+					  sm4_vec_length(mode, i, r, 4200));
+				bad += !check_case(impl, &v,
+						   sm4_vec_rand(&seed));
+				sm4_vec_free(&v);
+			}
+			report(!bad, "diff: %s %s: %lu cases vs libgcrypt, %lu mismatches",
+			       impl->name, sm4_vec_mode_names[mode], n_cases,
+			       bad);
+		}
+	}
+}
+#endif
+
+/* Every implementation against a vector file computed by libgcrypt. */
+static int test_vectors(const char *path)
+{
+	struct sm4_test_impl *impl;
+	FILE *f;
+	long count;
+
+	for (impl = impls; impl; impl = impl->next) {
+		unsigned long cases[SM4_VEC_NUM_MODES] = { 0 };
+		unsigned long bad[SM4_VEC_NUM_MODES] = { 0 };
+		struct sm4_vec v;
+		int mode, r;
+
+		if (!impl_selected(impl))
+			continue;
+		f = fopen(path, "rb");
+		if (!f || (count = sm4_vec_read_header(f)) < 0) {
+			report(false, "vectors: cannot read %s", path);
+			return -1;
+		}
+		while ((r = sm4_vec_read(f, &v)) == 1) {
+			if (cases[v.mode] < n_cases) {
+				cases[v.mode]++;
+				bad[v.mode] += !check_case(impl, &v,
+							   sm4_vec_rand(&seed));
+			}
+			sm4_vec_free(&v);
+		}
+		fclose(f);
+		if (r < 0)
+			report(false, "vectors: %s is corrupt", path);
+		for (mode = 0; mode < SM4_VEC_NUM_MODES; mode++)
+			report(cases[mode] && !bad[mode],
+			       "vectors: %s %s: %lu cases from %s, %lu mismatches",
+			       impl->name, sm4_vec_mode_names[mode],
+			       cases[mode], path, bad[mode]);
+	}
+	return 0;
+}
+
+/* Expanded keys of an implementation's own key schedule. */
+static void test_expandkey(void)
+{
+	struct sm4_test_impl *impl;
+	unsigned int i;
+
+	for (impl = impls; impl; impl = impl->next) {
+		bool ok = true;
+
+		if (!impl->expandkey || !impl_selected(impl))
+			continue;
+		for (i = 0; i < 1000; i++) {
+			struct sm4_ctx a, b;
+			u8 key[16];
+
+			sm4_vec_fill(&seed, key, sizeof(key));
+			sm4_expandkey(&a, key, 16);
+			ok &= impl->expandkey(&b, key, 16) == 0 &&
+			      !memcmp(&a, &b, sizeof(a));
+		}
+		report(ok, "expandkey: %s matches sm4_expandkey for 1000 keys",
+		       impl->name);
+	}
+}
+
+int main(int argc, char **argv)
+{
+	const char *vectors = NULL;
+	int i;
+
+	for (i = 1; i < argc; i++) {
+		if (!strcmp(argv[i], "--cases") && i + 1 < argc)
+			n_cases = strtoul(argv[++i], NULL, 0);
+		else if (!strcmp(argv[i], "--seed") && i + 1 < argc)
+			seed = strtoull(argv[++i], NULL, 0);
+		else if (!strcmp(argv[i], "--vectors") && i + 1 < argc)
+			vectors = argv[++i];
+		else if (!strcmp(argv[i], "--impl") && i + 1 < argc)
+			only_impl = argv[++i];
+		else if (!strcmp(argv[i], "--with-broken"))
+			register_broken();
+		else {
+			fprintf(stderr, "usage: %s [--cases N] [--seed S] [--vectors FILE] [--impl NAME] [--with-broken]\n",
+				argv[0]);
+			return 2;
+		}
+	}
+
+#ifdef HAVE_GCRYPT
+	if (!gcry_check_version(NULL))
+		return 1;
+	gcry_control(GCRYCTL_INITIALIZATION_FINISHED, 0);
+#endif
+	test_kat();
+	test_badinput();
+	test_expandkey();
+#ifdef HAVE_GCRYPT
+	test_lengths();
+	test_diff_gcrypt();
+#endif
+	if (vectors)
+		test_vectors(vectors);
+#ifndef HAVE_GCRYPT
+	else
+		report(false, "no libgcrypt in this build: pass --vectors FILE");
+#endif
+	printf("%u passed, %u failed\n", n_passed, n_failed);
+	return n_failed ? 1 : 0;
+}
