@@ -83,11 +83,10 @@ EXPORT_SYMBOL_GPL(crypto_sm4_ck);
 /* Read every cache line of the S-box; see the note at the top. */
 static __always_inline void sm4_prefetch_sbox(void)
 {
-	const volatile u8 *p = crypto_sm4_sbox;
 	unsigned int i;
 
 	for (i = 0; i < sizeof(crypto_sm4_sbox); i += 32)
-		(void)p[i];
+		(void)READ_ONCE(crypto_sm4_sbox[i]);
 }
 
 /* tau: the S-box applied to each byte of a word */

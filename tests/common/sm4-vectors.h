@@ -53,7 +53,7 @@ void sm4_vec_write(FILE *f, const struct sm4_vec *v);
 void sm4_vec_free(struct sm4_vec *v);
 
 /*
- * Lengths a mode is tested at: case @i of @n.  Every length from 1 to 16
+ * Lengths a mode is tested at: case @i of @n.  Every length from 1 to 65
  * blocks plus each partial tail comes first, then random lengths, one in
  * 32 of them up to @max_len and the others up to 17 blocks (multiples of 16 for ECB and CBC; at least 16 for XTS).
  */

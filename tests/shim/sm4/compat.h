@@ -25,6 +25,7 @@
 #define MODULE_LICENSE(s)
 #define MODULE_AUTHOR(s)
 #define MODULE_ALIAS_CRYPTO(s)
+#define READ_ONCE(x)		(*(const volatile __typeof__(x) *)&(x))
 #define ARRAY_SIZE(a)		(sizeof(a) / sizeof((a)[0]))
 #define pr_err(...)		fprintf(stderr, __VA_ARGS__)
 /* The library's module_init runs as a constructor-free hook in tests. */
