@@ -26,3 +26,34 @@ check:
 	bash tests/run-all
 
 .PHONY: all modules clean modules_install install check-kdir check
+
+# ---- tcrypt, DKMS and the native benchmark -------------------------------
+# make tcrypt [KDIR=...] [ARCH=arm64 CROSS_COMPILE=aarch64-linux-gnu-]
+#                      patched crypto/tcrypt.c as sm4_tcrypt.ko (in .cache/tcrypt/)
+# make dkms [KVER=...] stage /usr/src/sm4-crypto-<ver>, dkms add/build/install
+# make dkms-remove     dkms remove --all
+# make dkms-test [KVER=...]  add/build/install/remove test with PASS/FAIL lines
+# make bench           tools/bench.sh: tables, doc/bench/results.{txt,csv}, chart.png
+
+DKMS_VERSION = $(shell sed -n 's/^PACKAGE_VERSION="\(.*\)"$$/\1/p' dkms.conf)
+
+tcrypt:
+	bash tools/build-tcrypt.sh $(KDIR) $(TCRYPT_OUT)
+
+dkms:
+	bash tools/dkms-src.sh
+	-dkms remove -m sm4-crypto -v $(DKMS_VERSION) --all >/dev/null 2>&1
+	dkms add -m sm4-crypto -v $(DKMS_VERSION)
+	dkms build -m sm4-crypto -v $(DKMS_VERSION) -k $(KVER)
+	dkms install -m sm4-crypto -v $(DKMS_VERSION) -k $(KVER)
+
+dkms-remove:
+	dkms remove -m sm4-crypto -v $(DKMS_VERSION) --all
+
+dkms-test:
+	bash tests/dkms-test.sh $(if $(filter command line,$(origin KVER)),$(KVER))
+
+bench:
+	bash tools/bench.sh
+
+.PHONY: tcrypt dkms dkms-remove dkms-test bench

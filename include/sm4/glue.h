@@ -13,6 +13,7 @@
 #ifndef _SM4_CRYPTO_GLUE_H
 #define _SM4_CRYPTO_GLUE_H
 
+#include <crypto/algapi.h>
 #include <crypto/skcipher.h>
 #include <sm4/modes.h>
 

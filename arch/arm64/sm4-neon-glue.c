@@ -1,0 +1,43 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * sm4-neon: SM4 ecb/cbc/cfb/ctr/xts for any ARMv8 CPU with Advanced SIMD,
+ * eight blocks in parallel, S-box lookups in registers (TBL/TBX).
+ * The bulk functions are in sm4-neon-core.S; request handling is the
+ * shared glue of sm4_generic.ko.
+ */
+
+#include <linux/module.h>
+#include <linux/init.h>
+#include <linux/linkage.h>
+#include <asm/cpufeature.h>
+#include <sm4/compat.h>
+#include <sm4/glue.h>
+
+SM4_DEFINE_MODE_OPS(sm4_neon_ops, sm4_neon);
+
+static struct sm4_skcipher_driver sm4_neon_driver = {
+	.name		= "neon",
+	.priority	= 200,
+	.owner		= THIS_MODULE,
+	.ops		= &sm4_neon_ops,
+	.uses_simd	= true,
+};
+
+static int __init sm4_neon_init(void)
+{
+	if (!cpu_have_named_feature(ASIMD))
+		return -ENODEV;
+	return sm4_skcipher_register(&sm4_neon_driver);
+}
+
+static void __exit sm4_neon_exit(void)
+{
+	sm4_skcipher_unregister(&sm4_neon_driver);
+}
+
+module_init(sm4_neon_init);
+module_exit(sm4_neon_exit);
+
+MODULE_DESCRIPTION("SM4 ECB/CBC/CFB/CTR/XTS, arm64 NEON");
+MODULE_LICENSE("GPL");
+MODULE_ALIAS_SM4_SKCIPHERS("neon");

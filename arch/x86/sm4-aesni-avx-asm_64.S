@@ -1,0 +1,68 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * SM4 bulk functions with AES-NI and AVX (xmm, 8 blocks in parallel).
+ * The round function, cores and mode bodies are in sm4-aesni-modes.h;
+ * this file instantiates them for xmm registers.  Function signatures: see
+ * SM4_DEFINE_MODE_OPS in include/sm4/modes.h.
+ */
+
+#include <linux/linkage.h>
+#include <linux/cfi_types.h>
+#include <asm/frame.h>
+#include "sm4-aesni-modes.h"
+
+.text
+
+/* Units in vector registers 0-3 (xmm); see SM4_CORE. */
+SYM_FUNC_START_LOCAL(sm4_core_xmm_1)
+	SM4_CORE	xmm, 1
+	RET
+SYM_FUNC_END(sm4_core_xmm_1)
+
+/* Units in vector registers 0-7 (xmm); see SM4_CORE. */
+SYM_FUNC_START_LOCAL(sm4_core_xmm_2)
+	SM4_CORE	xmm, 2
+	RET
+SYM_FUNC_END(sm4_core_xmm_2)
+
+SYM_TYPED_FUNC_START(sm4_aesni_avx_ecb)
+	SM4_FUNC_ENTER
+	SM4_MODE_BODY	ecb, xmm
+	SM4_FUNC_LEAVE	xmm
+SYM_FUNC_END(sm4_aesni_avx_ecb)
+
+SYM_TYPED_FUNC_START(sm4_aesni_avx_cbc_dec)
+	SM4_FUNC_ENTER
+	SM4_MODE_BODY	cbc_dec, xmm
+	SM4_FUNC_LEAVE	xmm
+SYM_FUNC_END(sm4_aesni_avx_cbc_dec)
+
+SYM_TYPED_FUNC_START(sm4_aesni_avx_cfb_dec)
+	SM4_FUNC_ENTER
+	SM4_MODE_BODY	cfb_dec, xmm
+	SM4_FUNC_LEAVE	xmm
+SYM_FUNC_END(sm4_aesni_avx_cfb_dec)
+
+SYM_TYPED_FUNC_START(sm4_aesni_avx_ctr)
+	SM4_FUNC_ENTER
+	SM4_MODE_BODY	ctr, xmm
+	SM4_FUNC_LEAVE	xmm
+SYM_FUNC_END(sm4_aesni_avx_ctr)
+
+SYM_TYPED_FUNC_START(sm4_aesni_avx_xts)
+	SM4_FUNC_ENTER
+	SM4_MODE_BODY	xts, xmm
+	SM4_FUNC_LEAVE	xmm
+SYM_FUNC_END(sm4_aesni_avx_xts)
+
+SYM_TYPED_FUNC_START(sm4_aesni_avx_cbc_enc)
+	SM4_FUNC_ENTER
+	SM4_SERIAL_BODY	cbc_enc
+	SM4_FUNC_LEAVE	xmm
+SYM_FUNC_END(sm4_aesni_avx_cbc_enc)
+
+SYM_TYPED_FUNC_START(sm4_aesni_avx_cfb_enc)
+	SM4_FUNC_ENTER
+	SM4_SERIAL_BODY	cfb_enc
+	SM4_FUNC_LEAVE	xmm
+SYM_FUNC_END(sm4_aesni_avx_cfb_enc)

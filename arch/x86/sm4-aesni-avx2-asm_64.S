@@ -1,0 +1,75 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * SM4 bulk functions with AES-NI and AVX2 (ymm, 16 blocks in parallel).
+ * The round function, cores and mode bodies are in sm4-aesni-modes.h;
+ * this file instantiates them for ymm registers (and xmm for 1-4 blocks
+ * and for the serial CBC/CFB encryption).  Function signatures: see
+ * SM4_DEFINE_MODE_OPS in include/sm4/modes.h.
+ */
+
+#include <linux/linkage.h>
+#include <linux/cfi_types.h>
+#include <asm/frame.h>
+#include "sm4-aesni-modes.h"
+
+.text
+
+/* Units in vector registers 0-3 (xmm); see SM4_CORE. */
+SYM_FUNC_START_LOCAL(sm4_core_xmm_1)
+	SM4_CORE	xmm, 1
+	RET
+SYM_FUNC_END(sm4_core_xmm_1)
+
+/* Units in vector registers 0-3 (ymm); see SM4_CORE. */
+SYM_FUNC_START_LOCAL(sm4_core_ymm_1)
+	SM4_CORE	ymm, 1
+	RET
+SYM_FUNC_END(sm4_core_ymm_1)
+
+/* Units in vector registers 0-7 (ymm); see SM4_CORE. */
+SYM_FUNC_START_LOCAL(sm4_core_ymm_2)
+	SM4_CORE	ymm, 2
+	RET
+SYM_FUNC_END(sm4_core_ymm_2)
+
+SYM_TYPED_FUNC_START(sm4_aesni_avx2_ecb)
+	SM4_FUNC_ENTER
+	SM4_MODE_BODY	ecb, ymm
+	SM4_FUNC_LEAVE	ymm
+SYM_FUNC_END(sm4_aesni_avx2_ecb)
+
+SYM_TYPED_FUNC_START(sm4_aesni_avx2_cbc_dec)
+	SM4_FUNC_ENTER
+	SM4_MODE_BODY	cbc_dec, ymm
+	SM4_FUNC_LEAVE	ymm
+SYM_FUNC_END(sm4_aesni_avx2_cbc_dec)
+
+SYM_TYPED_FUNC_START(sm4_aesni_avx2_cfb_dec)
+	SM4_FUNC_ENTER
+	SM4_MODE_BODY	cfb_dec, ymm
+	SM4_FUNC_LEAVE	ymm
+SYM_FUNC_END(sm4_aesni_avx2_cfb_dec)
+
+SYM_TYPED_FUNC_START(sm4_aesni_avx2_ctr)
+	SM4_FUNC_ENTER
+	SM4_MODE_BODY	ctr, ymm
+	SM4_FUNC_LEAVE	ymm
+SYM_FUNC_END(sm4_aesni_avx2_ctr)
+
+SYM_TYPED_FUNC_START(sm4_aesni_avx2_xts)
+	SM4_FUNC_ENTER
+	SM4_MODE_BODY	xts, ymm
+	SM4_FUNC_LEAVE	ymm
+SYM_FUNC_END(sm4_aesni_avx2_xts)
+
+SYM_TYPED_FUNC_START(sm4_aesni_avx2_cbc_enc)
+	SM4_FUNC_ENTER
+	SM4_SERIAL_BODY	cbc_enc
+	SM4_FUNC_LEAVE	ymm
+SYM_FUNC_END(sm4_aesni_avx2_cbc_enc)
+
+SYM_TYPED_FUNC_START(sm4_aesni_avx2_cfb_enc)
+	SM4_FUNC_ENTER
+	SM4_SERIAL_BODY	cfb_enc
+	SM4_FUNC_LEAVE	ymm
+SYM_FUNC_END(sm4_aesni_avx2_cfb_enc)

@@ -1,0 +1,691 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * SM4 with AES-NI: the round function, the block cores and every mode
+ * body, written once as assembler macros and instantiated by
+ * sm4-aesni-avx-asm_64.S (xmm: 4 blocks per register set, 8 per batch)
+ * and sm4-aesni-avx2-asm_64.S (ymm: 8 blocks per set, 16 per batch).
+ *
+ * The S-box.  SM4's S-box and AES's are both inversion in GF(2^8) wrapped
+ * in affine maps, over different field polynomials.  With phi a field
+ * isomorphism from SM4's field to AES's, S(x) = post(SubBytes(pre(x)))
+ * for byte-wise affine maps pre(x) = M*x + c and post().  AESENCLAST with
+ * an all-zero round key gives SubBytes(ShiftRows(state)); the ShiftRows
+ * byte permutation is undone by the byte shuffles that follow it.
+ *
+ * The M-domain.  Instead of applying pre() to every S-box input, the
+ * state words are kept multiplied by M byte by byte (W' = M*W), and the
+ * round keys are replaced by M*rk + c: then W1'^W2'^W3'^rk' is pre(x) and
+ * goes straight into AESENCLAST.  The round's contribution M*L(S) is
+ * linear in S = post(z) (z = AESENCLAST output); split by the byte
+ * rotations of L it is
+ *	M*L(S) = T0(z) ^ rol8(T8(z)) ^ rol16(T8(z)) ^ rol24(T24(z))
+ * with T0, T8, T24 byte-wise affine maps of z, each evaluated with two
+ * 16-entry VPSHUFB lookups (low and high nibble).  The 2-bit rotations of
+ * L are folded into those tables (a byte of rol2(U) is made of bits of
+ * two neighbouring bytes of U, and M is applied to each part).  The byte
+ * rotations (together with the ShiftRows fix-up) are one VPSHUFB each.
+ * A round is therefore 24 vector ALU operations per register set and has
+ * no shift on the critical path between two AESENCLASTs.
+ *
+ * All lookups are VPSHUFB on registers; no memory access depends on key
+ * or data.  tools/gen-sm4-aesni-tables.py derives every constant below
+ * and checks the construction against the reference S-box.
+ *
+ * Layout.  A "unit" is one vector register of input: one block (xmm) or
+ * two consecutive blocks (ymm).  A register set is four units; the core
+ * transposes them so that register j holds word j (big-endian, as in
+ * memory) of every block of the set, runs the 32 rounds and transposes
+ * back, so units come out in the order they went in.
+ *
+ * Register conventions of everything below:
+ *   %rdi  round keys (rkey_enc or rkey_dec)    %rsi  dst
+ *   %rdx  src                                  %ecx  blocks left
+ *   %r8   iv / counter / tweak                 %r9   transformed keys
+ *   %rax  core scratch                         %r10, %r11  CTR counter
+ *   vector 0-7: units (state), 8-12: core temporaries,
+ *   13: chaining value / tweak, 14: mode temporary.
+ * The transformed round keys (key material) live in a 128-byte stack
+ * area that every function wipes before returning.
+ */
+
+#ifndef __ASSEMBLY__
+#error "assembler-only header"
+#endif
+
+/* ---- Constants (each 16-byte table is repeated for both ymm lanes) -- */
+
+.section .rodata, "a"
+.balign 32
+.Lsm4_t0_lo:
+	.rept 2
+	.byte 0x0b, 0x8d, 0xd8, 0x5e, 0x73, 0xf5, 0xa0, 0x26
+	.byte 0x17, 0x91, 0xc4, 0x42, 0x6f, 0xe9, 0xbc, 0x3a
+	.endr
+.Lsm4_t0_hi:
+	.rept 2
+	.byte 0x00, 0xeb, 0xdc, 0x37, 0xf0, 0x1b, 0x2c, 0xc7
+	.byte 0xcd, 0x26, 0x11, 0xfa, 0x3d, 0xd6, 0xe1, 0x0a
+	.endr
+.Lsm4_t8_lo:
+	.rept 2
+	.byte 0x76, 0xa5, 0x7b, 0xa8, 0xd6, 0x05, 0xdb, 0x08
+	.byte 0x34, 0xe7, 0x39, 0xea, 0x94, 0x47, 0x99, 0x4a
+	.endr
+.Lsm4_t8_hi:
+	.rept 2
+	.byte 0x00, 0xb4, 0x49, 0xfd, 0x82, 0x36, 0xcb, 0x7f
+	.byte 0xbc, 0x08, 0xf5, 0x41, 0x3e, 0x8a, 0x77, 0xc3
+	.endr
+.Lsm4_t24_lo:
+	.rept 2
+	.byte 0x7d, 0x28, 0xa3, 0xf6, 0xa5, 0xf0, 0x7b, 0x2e
+	.byte 0x23, 0x76, 0xfd, 0xa8, 0xfb, 0xae, 0x25, 0x70
+	.endr
+.Lsm4_t24_hi:
+	.rept 2
+	.byte 0x00, 0x5f, 0x95, 0xca, 0x72, 0x2d, 0xe7, 0xb8
+	.byte 0x71, 0x2e, 0xe4, 0xbb, 0x03, 0x5c, 0x96, 0xc9
+	.endr
+.Lsm4_tm_lo:
+	.rept 2
+	.byte 0x00, 0x8c, 0x30, 0xbc, 0x85, 0x09, 0xb5, 0x39
+	.byte 0x9f, 0x13, 0xaf, 0x23, 0x1a, 0x96, 0x2a, 0xa6
+	.endr
+.Lsm4_tm_hi:
+	.rept 2
+	.byte 0x00, 0xdc, 0x2e, 0xf2, 0xc5, 0x19, 0xeb, 0x37
+	.byte 0x08, 0xd4, 0x26, 0xfa, 0xcd, 0x11, 0xe3, 0x3f
+	.endr
+.Lsm4_tmi_lo:
+	.rept 2
+	.byte 0x00, 0x85, 0xd9, 0x5c, 0x2e, 0xab, 0xf7, 0x72
+	.byte 0x80, 0x05, 0x59, 0xdc, 0xae, 0x2b, 0x77, 0xf2
+	.endr
+.Lsm4_tmi_hi:
+	.rept 2
+	.byte 0x00, 0x55, 0x57, 0x02, 0x44, 0x11, 0x13, 0x46
+	.byte 0xaf, 0xfa, 0xf8, 0xad, 0xeb, 0xbe, 0xbc, 0xe9
+	.endr
+.Lsm4_trk_lo:
+	.rept 2
+	.byte 0x3e, 0xb2, 0x0e, 0x82, 0xbb, 0x37, 0x8b, 0x07
+	.byte 0xa1, 0x2d, 0x91, 0x1d, 0x24, 0xa8, 0x14, 0x98
+	.endr
+.Lsm4_trk_hi:
+	.rept 2
+	.byte 0x00, 0xdc, 0x2e, 0xf2, 0xc5, 0x19, 0xeb, 0x37
+	.byte 0x08, 0xd4, 0x26, 0xfa, 0xcd, 0x11, 0xe3, 0x3f
+	.endr
+.Lsm4_p0:
+	.rept 2
+	.byte 0x00, 0x0d, 0x0a, 0x07, 0x04, 0x01, 0x0e, 0x0b
+	.byte 0x08, 0x05, 0x02, 0x0f, 0x0c, 0x09, 0x06, 0x03
+	.endr
+.Lsm4_p8:
+	.rept 2
+	.byte 0x0d, 0x0a, 0x07, 0x00, 0x01, 0x0e, 0x0b, 0x04
+	.byte 0x05, 0x02, 0x0f, 0x08, 0x09, 0x06, 0x03, 0x0c
+	.endr
+.Lsm4_p16:
+	.rept 2
+	.byte 0x0a, 0x07, 0x00, 0x0d, 0x0e, 0x0b, 0x04, 0x01
+	.byte 0x02, 0x0f, 0x08, 0x05, 0x06, 0x03, 0x0c, 0x09
+	.endr
+.Lsm4_p24:
+	.rept 2
+	.byte 0x07, 0x00, 0x0d, 0x0a, 0x0b, 0x04, 0x01, 0x0e
+	.byte 0x0f, 0x08, 0x05, 0x02, 0x03, 0x0c, 0x09, 0x06
+	.endr
+.Lsm4_mask_0f:
+	.rept 32
+	.byte 0x0f
+	.endr
+/* byte-swap each dword (round keys are native u32) */
+.Lsm4_bswap32:
+	.rept 2
+	.byte 3, 2, 1, 0, 7, 6, 5, 4, 11, 10, 9, 8, 15, 14, 13, 12
+	.endr
+/* byte-swap each 128-bit lane (CTR counters) */
+.Lsm4_bswap128:
+	.rept 2
+	.byte 15, 14, 13, 12, 11, 10, 9, 8, 7, 6, 5, 4, 3, 2, 1, 0
+	.endr
+/* XTS: reduction 0x87 into dword 0, carry into dword 2 */
+.Lsm4_xts_poly:
+	.long 0x87, 0, 1, 0
+.Lsm4_zero:
+	.octa 0
+
+.text
+
+/* ---- The round function and the cores --------------------------------- */
+
+/*
+ * SM4_LOOKUP v, tlo, thi, src, dst, t1, t2
+ * \dst = \tlo[\src & 15] ^ \thi[\src >> 4] in every byte (\v: xmm|ymm).
+ * Inputs: register \src (may equal \dst).  Clobbers \t1, \t2.
+ */
+.macro SM4_LOOKUP v, tlo, thi, src, dst, t1, t2
+	vpsrld		$4, %\v\src, %\v\t1
+	vpand		.Lsm4_mask_0f(%rip), %\v\src, %\v\t2
+	vpand		.Lsm4_mask_0f(%rip), %\v\t1, %\v\t1
+	vmovdqa		\thi(%rip), %\v\dst
+	vpshufb		%\v\t1, %\v\dst, %\v\dst
+	vmovdqa		\tlo(%rip), %\v\t1
+	vpshufb		%\v\t2, %\v\t1, %\v\t1
+	vpxor		%\v\t1, %\v\dst, %\v\dst
+.endm
+
+/*
+ * SM4_AESENCLAST0 v, r, t
+ * \r = SubBytes(ShiftRows(\r)) per 128-bit lane.  Plain AVX2 has no
+ * 256-bit AESENCLAST, so ymm is done as two xmm halves.
+ * Clobbers \t (ymm only).
+ */
+.macro SM4_AESENCLAST0 v, r, t
+.ifc \v, xmm
+	vaesenclast	.Lsm4_zero(%rip), %xmm\r, %xmm\r
+.else
+	vextracti128	$1, %ymm\r, %xmm\t
+	vaesenclast	.Lsm4_zero(%rip), %xmm\r, %xmm\r
+	vaesenclast	.Lsm4_zero(%rip), %xmm\t, %xmm\t
+	vinserti128	$1, %xmm\t, %ymm\r, %ymm\r
+.endif
+.endm
+
+/*
+ * SM4_ROUND v, w0, w1, w2, w3, rk
+ * One round on one register set in the M-domain:
+ *	\w0 ^= M*L(S(\w1 ^ \w2 ^ \w3 ^ rk))
+ * Inputs: \w0-\w3 (state words), \rk (memory operand: transformed round
+ * key dword).  \w3 must be the most recently written word: it is read
+ * last so that only one XOR precedes AESENCLAST on the critical path.
+ * Clobbers 8-12.
+ */
+.macro SM4_ROUND v, w0, w1, w2, w3, rk
+	vbroadcastss	\rk, %\v\()8
+	vpxor		%\v\w1, %\v\()8, %\v\()8
+	vpxor		%\v\w2, %\v\()8, %\v\()8
+	vpxor		%\v\w3, %\v\()8, %\v\()8
+	SM4_AESENCLAST0	\v, 8, 9
+	vpsrld		$4, %\v\()8, %\v\()10
+	vpand		.Lsm4_mask_0f(%rip), %\v\()8, %\v\()9
+	vpand		.Lsm4_mask_0f(%rip), %\v\()10, %\v\()10
+	/* T0, rotated by 0 */
+	vmovdqa		.Lsm4_t0_lo(%rip), %\v\()11
+	vpshufb		%\v\()9, %\v\()11, %\v\()11
+	vmovdqa		.Lsm4_t0_hi(%rip), %\v\()12
+	vpshufb		%\v\()10, %\v\()12, %\v\()12
+	vpxor		%\v\()12, %\v\()11, %\v\()11
+	vpshufb		.Lsm4_p0(%rip), %\v\()11, %\v\()11
+	/* T8, rotated by 8 and by 16 */
+	vmovdqa		.Lsm4_t8_lo(%rip), %\v\()12
+	vpshufb		%\v\()9, %\v\()12, %\v\()12
+	vmovdqa		.Lsm4_t8_hi(%rip), %\v\()8
+	vpshufb		%\v\()10, %\v\()8, %\v\()8
+	vpxor		%\v\()8, %\v\()12, %\v\()12
+	vpshufb		.Lsm4_p8(%rip), %\v\()12, %\v\()8
+	vpshufb		.Lsm4_p16(%rip), %\v\()12, %\v\()12
+	vpxor		%\v\()8, %\v\()11, %\v\()11
+	/* T24, rotated by 24 */
+	vmovdqa		.Lsm4_t24_lo(%rip), %\v\()8
+	vpshufb		%\v\()9, %\v\()8, %\v\()8
+	vmovdqa		.Lsm4_t24_hi(%rip), %\v\()9
+	vpshufb		%\v\()10, %\v\()9, %\v\()9
+	vpxor		%\v\()9, %\v\()8, %\v\()8
+	vpshufb		.Lsm4_p24(%rip), %\v\()8, %\v\()8
+	vpxor		%\v\()12, %\v\()8, %\v\()8
+	vpxor		%\v\()8, %\v\()11, %\v\()11
+	vpxor		%\v\()11, %\v\w0, %\v\w0
+.endm
+
+/*
+ * SM4_TRANSPOSE_IN v, a, b, c, d
+ * 4x4 dword transpose in each 128-bit lane: units in, words out
+ * (\a = dword 0 of each unit lane, ...).  Clobbers 8, 9.
+ */
+.macro SM4_TRANSPOSE_IN v, a, b, c, d
+	vpunpckhdq	%\v\b, %\v\a, %\v\()8
+	vpunpckldq	%\v\b, %\v\a, %\v\a
+	vpunpckldq	%\v\d, %\v\c, %\v\()9
+	vpunpckhdq	%\v\d, %\v\c, %\v\c
+	vpunpckhqdq	%\v\()9, %\v\a, %\v\b
+	vpunpcklqdq	%\v\()9, %\v\a, %\v\a
+	vpunpckhqdq	%\v\c, %\v\()8, %\v\d
+	vpunpcklqdq	%\v\c, %\v\()8, %\v\c
+.endm
+
+/*
+ * SM4_TRANSPOSE_OUT v, w0, w1, w2, w3
+ * Output transpose: a block is X35 X34 X33 X32, i.e. the words in
+ * reverse order.  In: \w0-\w3 = words 32..35 of each block.
+ * Out: \w0-\w3 = units in input order.  Clobbers 8, 9.
+ */
+.macro SM4_TRANSPOSE_OUT v, w0, w1, w2, w3
+	vpunpckhdq	%\v\w2, %\v\w3, %\v\()8
+	vpunpckldq	%\v\w2, %\v\w3, %\v\()9
+	vpunpckldq	%\v\w0, %\v\w1, %\v\w3
+	vpunpckhdq	%\v\w0, %\v\w1, %\v\w2
+	vpunpcklqdq	%\v\w3, %\v\()9, %\v\w0
+	vpunpckhqdq	%\v\w3, %\v\()9, %\v\w1
+	vpunpckhqdq	%\v\w2, %\v\()8, %\v\w3
+	vpunpcklqdq	%\v\w2, %\v\()8, %\v\w2
+.endm
+
+/*
+ * SM4_CORE v, sets
+ * Encrypt (or decrypt, with rkey_dec) the units in registers 0-3
+ * (\sets == 1) or 0-7 (\sets == 2) in place.
+ * Inputs: %r9 = 128 bytes of transformed round keys (SM4_PREP_RK).
+ * Clobbers %rax, vector registers 8-12.
+ */
+.macro SM4_CORE v, sets
+	SM4_TRANSPOSE_IN \v, 0, 1, 2, 3
+.if \sets == 2
+	SM4_TRANSPOSE_IN \v, 4, 5, 6, 7
+.endif
+	.irp r, 0, 1, 2, 3, 4, 5, 6, 7
+	.if \r < 4 * \sets
+	SM4_LOOKUP	\v, .Lsm4_tm_lo, .Lsm4_tm_hi, \r, \r, 9, 10
+	.endif
+	.endr
+	mov		$-128, %rax
+.Lsm4_core_loop\@:
+	SM4_ROUND	\v, 0, 1, 2, 3, "128(%r9,%rax)"
+.if \sets == 2
+	SM4_ROUND	\v, 4, 5, 6, 7, "128(%r9,%rax)"
+.endif
+	SM4_ROUND	\v, 1, 2, 3, 0, "132(%r9,%rax)"
+.if \sets == 2
+	SM4_ROUND	\v, 5, 6, 7, 4, "132(%r9,%rax)"
+.endif
+	SM4_ROUND	\v, 2, 3, 0, 1, "136(%r9,%rax)"
+.if \sets == 2
+	SM4_ROUND	\v, 6, 7, 4, 5, "136(%r9,%rax)"
+.endif
+	SM4_ROUND	\v, 3, 0, 1, 2, "140(%r9,%rax)"
+.if \sets == 2
+	SM4_ROUND	\v, 7, 4, 5, 6, "140(%r9,%rax)"
+.endif
+	add		$16, %rax
+	jnz		.Lsm4_core_loop\@
+	.irp r, 0, 1, 2, 3, 4, 5, 6, 7
+	.if \r < 4 * \sets
+	SM4_LOOKUP	\v, .Lsm4_tmi_lo, .Lsm4_tmi_hi, \r, \r, 9, 10
+	.endif
+	.endr
+	SM4_TRANSPOSE_OUT \v, 0, 1, 2, 3
+.if \sets == 2
+	SM4_TRANSPOSE_OUT \v, 4, 5, 6, 7
+.endif
+.endm
+
+/* ---- Function frame ------------------------------------------------------ */
+
+/*
+ * SM4_FUNC_ENTER / SM4_FUNC_LEAVE v
+ * Frame of every exported function: 128 bytes of stack for the round
+ * keys in the M-domain (rk' = M*bswap(rk) + c, one dword per round),
+ * pointed to by %r9, wiped on the way out.  Clobbers 8-10.
+ */
+.macro SM4_FUNC_ENTER
+	FRAME_BEGIN
+	sub		$128, %rsp
+	mov		%rsp, %r9
+	.irp i, 0, 1, 2, 3, 4, 5, 6, 7
+	vmovdqu		(\i * 16)(%rdi), %xmm8
+	vpshufb		.Lsm4_bswap32(%rip), %xmm8, %xmm8
+	SM4_LOOKUP	xmm, .Lsm4_trk_lo, .Lsm4_trk_hi, 8, 8, 9, 10
+	vmovdqu		%xmm8, (\i * 16)(%r9)
+	.endr
+.endm
+
+.macro SM4_FUNC_LEAVE v
+	vpxor		%xmm8, %xmm8, %xmm8
+	.irp i, 0, 1, 2, 3, 4, 5, 6, 7
+	vmovdqu		%xmm8, (\i * 16)(%rsp)
+	.endr
+	add		$128, %rsp
+	FRAME_END
+.ifc \v, ymm
+	vzeroupper
+.endif
+	RET
+.endm
+
+/* ---- Batches ------------------------------------------------------------- */
+
+/*
+ * SM4_FOR_UNITS op, v, nunits, ub, partial
+ * Expand "\op v, u, half, ub" for units u = 0 .. \nunits-1 (\ub bytes
+ * each).  With \partial, only units holding one of the first %ecx blocks
+ * are visited, and a ymm unit holding just one block gets half = 1
+ * (the op then works on the low xmm only and must not touch the second
+ * block's memory).  The ops must not define numeric labels.
+ */
+.macro SM4_FOR_UNITS op, v, nunits, ub, partial
+	.irp u, 0, 1, 2, 3, 4, 5, 6, 7
+	.if \u < \nunits
+	.if \partial
+	.ifc \v, xmm
+	cmp		$\u, %ecx
+	jbe		.Lsm4_units_end\@
+	\op		\v, \u, 0, \ub
+	.else
+	cmp		$(2 * \u), %ecx
+	jbe		.Lsm4_units_end\@
+	cmp		$(2 * \u + 1), %ecx
+	jne		1f
+	\op		\v, \u, 1, \ub
+	jmp		.Lsm4_units_end\@
+1:
+	\op		\v, \u, 0, \ub
+	.endif
+	.else
+	\op		\v, \u, 0, \ub
+	.endif
+	.endif
+	.endr
+.Lsm4_units_end\@:
+.endm
+
+/*
+ * Per-unit operations of the modes: sm4_pre_<mode> builds unit u's core
+ * input, sm4_xor_<mode> turns its core output into the mode's output
+ * (loads only), sm4_store writes it.  All loads of a batch (pre and xor
+ * phases, chaining values) happen before its first store, so dst == src
+ * is safe.  Inputs as in the register conventions at the top; they
+ * clobber only their unit register and 12, 14 where stated.
+ */
+.macro SM4_UNIT_MOV v, u, half, mem
+.if \half
+	vmovdqu		\mem, %xmm\u
+.else
+	vmovdqu		\mem, %\v\u
+.endif
+.endm
+
+.macro SM4_UNIT_XOR v, u, half, mem
+.if \half
+	vpxor		\mem, %xmm\u, %xmm\u
+.else
+	vpxor		\mem, %\v\u, %\v\u
+.endif
+.endm
+
+.macro sm4_store v, u, half, ub
+.if \half
+	vmovdqu		%xmm\u, (\u * \ub)(%rsi)
+.else
+	vmovdqu		%\v\u, (\u * \ub)(%rsi)
+.endif
+.endm
+
+.macro sm4_nop v, u, half, ub
+.endm
+
+/* Unit u := src unit u. */
+.macro sm4_pre_load v, u, half, ub
+	SM4_UNIT_MOV	\v, \u, \half, (\u*\ub)(%rdx)
+.endm
+
+/* Unit u ^= src unit u (CTR, CFB decryption). */
+.macro sm4_xor_src v, u, half, ub
+	SM4_UNIT_XOR	\v, \u, \half, (\u*\ub)(%rdx)
+.endm
+
+/*
+ * Unit u ^= the blocks before it: IV (%xmm13) then src blocks (CBC
+ * decryption).  Clobbers 12.
+ */
+.macro sm4_xor_prev v, u, half, ub
+.if \u == 0
+.if \half || (\ub == 16)
+	vpxor		%xmm13, %xmm0, %xmm0
+.else
+	vinserti128	$1, (%rdx), %ymm13, %ymm12
+	vpxor		%ymm12, %ymm0, %ymm0
+.endif
+.else
+	SM4_UNIT_XOR	\v, \u, \half, (\u*\ub-16)(%rdx)
+.endif
+.endm
+
+/* Unit u := the blocks before it, IV first (CFB decryption input). */
+.macro sm4_pre_prev v, u, half, ub
+.if \u == 0
+.if \half || (\ub == 16)
+	vmovdqa		%xmm13, %xmm0
+.else
+	vinserti128	$1, (%rdx), %ymm13, %ymm0
+.endif
+.else
+	SM4_UNIT_MOV	\v, \u, \half, (\u*\ub-16)(%rdx)
+.endif
+.endm
+
+/*
+ * CTR: unit u := the next counter block(s).  %r10:%r11 is the 128-bit
+ * counter (high:low, native order); it is incremented with carry from
+ * the low into the high half, so any wrap inside a batch is exact.
+ * Clobbers 14.
+ */
+.macro sm4_pre_ctr v, u, half, ub
+	vmovq		%r11, %xmm\u
+	vpinsrq		$1, %r10, %xmm\u, %xmm\u
+	add		$1, %r11
+	adc		$0, %r10
+.if (\ub == 32) && !\half
+	vmovq		%r11, %xmm14
+	vpinsrq		$1, %r10, %xmm14, %xmm14
+	add		$1, %r11
+	adc		$0, %r10
+	vinserti128	$1, %xmm14, %ymm\u, %ymm\u
+	vpshufb		.Lsm4_bswap128(%rip), %ymm\u, %ymm\u
+.else
+	vpshufb		.Lsm4_bswap128(%rip), %xmm\u, %xmm\u
+.endif
+.endm
+
+/*
+ * SM4_XTS_NEXT: %xmm13 *= x in GF(2^128) (IEEE 1619: little-endian,
+ * reduction by x^7 + x^2 + x + 1).  Clobbers 14.
+ */
+.macro SM4_XTS_NEXT
+	vpsrad		$31, %xmm13, %xmm14
+	vpshufd		$0x13, %xmm14, %xmm14
+	vpand		.Lsm4_xts_poly(%rip), %xmm14, %xmm14
+	vpaddq		%xmm13, %xmm13, %xmm13
+	vpxor		%xmm14, %xmm13, %xmm13
+.endm
+
+/*
+ * XTS: unit u := src unit u ^ its tweak(s); the tweaks are parked in dst
+ * unit u (after src unit u has been read) for the output XOR.
+ * Clobbers 12, 14.
+ */
+.macro sm4_pre_xts v, u, half, ub
+.if (\ub == 32) && !\half
+	vmovdqa		%xmm13, %xmm12
+	SM4_XTS_NEXT
+	vinserti128	$1, %xmm13, %ymm12, %ymm12
+	SM4_XTS_NEXT
+	vpxor		(\u * \ub)(%rdx), %ymm12, %ymm\u
+	vmovdqu		%ymm12, (\u * \ub)(%rsi)
+.else
+	vpxor		(\u * \ub)(%rdx), %xmm13, %xmm\u
+	vmovdqu		%xmm13, (\u * \ub)(%rsi)
+	SM4_XTS_NEXT
+.endif
+.endm
+
+/* XTS: unit u ^= its tweak(s) parked in dst. */
+.macro sm4_xor_dst v, u, half, ub
+	SM4_UNIT_XOR	\v, \u, \half, (\u*\ub)(%rsi)
+.endm
+
+/*
+ * SM4_BATCH mode, v, sets, partial
+ * Process one batch of 4 * \sets units: all of them (\partial = 0) or the
+ * first %ecx blocks (\partial = 1).  Clobbers %rax, vector 0-12, 14;
+ * updates %xmm13 / %r10:%r11 as the mode requires.
+ */
+.macro SM4_BATCH mode, v, sets, partial
+.ifc \v, xmm
+	SM4_BATCH_UB	\mode, \v, \sets, \partial, 16
+.else
+	SM4_BATCH_UB	\mode, \v, \sets, \partial, 32
+.endif
+.endm
+
+.macro SM4_BATCH_UB mode, v, sets, partial, ub
+.ifc \mode, ecb
+	SM4_FOR_UNITS	sm4_pre_load, \v, 4*\sets, \ub, \partial
+.endif
+.ifc \mode, cbc_dec
+	SM4_FOR_UNITS	sm4_pre_load, \v, 4*\sets, \ub, \partial
+.endif
+.ifc \mode, cfb_dec
+	SM4_FOR_UNITS	sm4_pre_prev, \v, 4*\sets, \ub, \partial
+.endif
+.ifc \mode, ctr
+	SM4_FOR_UNITS	sm4_pre_ctr, \v, 4*\sets, \ub, \partial
+.endif
+.ifc \mode, xts
+	SM4_FOR_UNITS	sm4_pre_xts, \v, 4*\sets, \ub, \partial
+.endif
+	call		sm4_core_\v\()_\sets
+.ifc \mode, cbc_dec
+	SM4_FOR_UNITS	sm4_xor_prev, \v, 4*\sets, \ub, \partial
+.endif
+.ifc \mode, cfb_dec
+	SM4_FOR_UNITS	sm4_xor_src, \v, 4*\sets, \ub, \partial
+.endif
+.ifc \mode, ctr
+	SM4_FOR_UNITS	sm4_xor_src, \v, 4*\sets, \ub, \partial
+.endif
+.ifc \mode, xts
+	SM4_FOR_UNITS	sm4_xor_dst, \v, 4*\sets, \ub, \partial
+.endif
+	/* CBC/CFB decryption: the next IV is the last ciphertext block. */
+.ifc \mode, cbc_dec
+	SM4_BATCH_NEXT_IV \sets, \partial, \ub
+.endif
+.ifc \mode, cfb_dec
+	SM4_BATCH_NEXT_IV \sets, \partial, \ub
+.endif
+	SM4_FOR_UNITS	sm4_store, \v, 4*\sets, \ub, \partial
+.endm
+
+.macro SM4_BATCH_NEXT_IV sets, partial, ub
+.if \partial
+	mov		%ecx, %eax
+	shl		$4, %eax
+	vmovdqu		-16(%rdx,%rax), %xmm13
+.else
+	vmovdqu		(4 * \sets * \ub - 16)(%rdx), %xmm13
+.endif
+.endm
+
+/*
+ * SM4_MODE_BODY mode, v
+ * The body of a parallel mode function (ecb, cbc_dec, cfb_dec, ctr, xts):
+ * full batches of 2 register sets of \v, then the tail: 1-4 blocks with
+ * one xmm set, and (ymm) 5-8 blocks with one ymm set, the rest with two.
+ */
+.macro SM4_MODE_BODY mode, v
+.ifc \v, xmm
+	SM4_MODE_BODY_WB \mode, \v, 8
+.else
+	SM4_MODE_BODY_WB \mode, \v, 16
+.endif
+.endm
+
+.macro SM4_MODE_BODY_WB mode, v, wb
+	/* set-up */
+.ifc \mode, cbc_dec
+	vmovdqu		(%r8), %xmm13
+.endif
+.ifc \mode, cfb_dec
+	vmovdqu		(%r8), %xmm13
+.endif
+.ifc \mode, xts
+	vmovdqu		(%r8), %xmm13
+.endif
+.ifc \mode, ctr
+	mov		(%r8), %r10
+	mov		8(%r8), %r11
+	bswap		%r10
+	bswap		%r11
+.endif
+	cmp		$\wb, %ecx
+	jb		.Lsm4_tail\@
+.Lsm4_loop\@:
+	SM4_BATCH	\mode, \v, 2, 0
+	add		$(16 * \wb), %rdx
+	add		$(16 * \wb), %rsi
+	sub		$\wb, %ecx
+	cmp		$\wb, %ecx
+	jae		.Lsm4_loop\@
+.Lsm4_tail\@:
+	test		%ecx, %ecx
+	jz		.Lsm4_done\@
+	cmp		$4, %ecx
+	ja		.Lsm4_tail8\@
+	SM4_BATCH	\mode, xmm, 1, 1
+	jmp		.Lsm4_done\@
+.Lsm4_tail8\@:
+.ifc \v, xmm
+	SM4_BATCH	\mode, xmm, 2, 1
+.else
+	cmp		$8, %ecx
+	ja		.Lsm4_tail16\@
+	SM4_BATCH	\mode, ymm, 1, 1
+	jmp		.Lsm4_done\@
+.Lsm4_tail16\@:
+	SM4_BATCH	\mode, ymm, 2, 1
+.endif
+.Lsm4_done\@:
+	/* write back the chaining state */
+.ifc \mode, cbc_dec
+	vmovdqu		%xmm13, (%r8)
+.endif
+.ifc \mode, cfb_dec
+	vmovdqu		%xmm13, (%r8)
+.endif
+.ifc \mode, xts
+	vmovdqu		%xmm13, (%r8)
+.endif
+.ifc \mode, ctr
+	bswap		%r10
+	bswap		%r11
+	mov		%r10, (%r8)
+	mov		%r11, 8(%r8)
+.endif
+.endm
+
+/*
+ * SM4_SERIAL_BODY mode
+ * CBC and CFB encryption: one block at a time (each depends on the
+ * previous ciphertext) through the xmm single-set core, which keeps the
+ * per-block latency at 32 round latencies plus the transforms.
+ */
+.macro SM4_SERIAL_BODY mode
+	vmovdqu		(%r8), %xmm13
+.Lsm4_serial\@:
+.ifc \mode, cbc_enc
+	vpxor		(%rdx), %xmm13, %xmm0
+	call		sm4_core_xmm_1
+	vmovdqa		%xmm0, %xmm13
+.else
+	vmovdqa		%xmm13, %xmm0
+	call		sm4_core_xmm_1
+	vpxor		(%rdx), %xmm0, %xmm13
+.endif
+	vmovdqu		%xmm13, (%rsi)
+	add		$16, %rdx
+	add		$16, %rsi
+	dec		%ecx
+	jnz		.Lsm4_serial\@
+	vmovdqu		%xmm13, (%r8)
+.endm

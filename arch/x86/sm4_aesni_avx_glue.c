@@ -1,0 +1,60 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * SM4 ecb/cbc/cfb/ctr/xts with AES-NI and AVX (8 blocks in parallel):
+ * driver names "<mode>-sm4-aesni-avx".  The bulk functions are in
+ * sm4-aesni-avx-asm_64.S; requests are handled by the shared glue
+ * (include/sm4/glue.h) in sm4_generic.ko.
+ */
+
+#include <linux/module.h>
+#include <linux/kernel.h>
+#include <asm/cpu_device_id.h>
+#include <sm4/compat.h>
+#include <sm4/glue.h>
+#include "sm4_x86_glue.h"
+
+SM4_DEFINE_MODE_OPS(sm4_aesni_avx_ops, sm4_aesni_avx);
+
+static struct sm4_skcipher_driver sm4_aesni_avx_driver = {
+	.name		= "aesni-avx",
+	.priority	= 400,
+	.owner		= THIS_MODULE,
+	.ops		= &sm4_aesni_avx_ops,
+	.uses_simd	= true,
+};
+
+static const struct sm4_x86_feature sm4_aesni_avx_features[] = {
+	SM4_X86_FEATURE(AES),
+	SM4_X86_FEATURE(AVX),
+	SM4_X86_FEATURE(OSXSAVE),
+};
+
+static const struct x86_cpu_id sm4_aesni_avx_cpu_ids[] = {
+	X86_MATCH_FEATURE(X86_FEATURE_AVX, NULL),
+	{}
+};
+MODULE_DEVICE_TABLE(x86cpu, sm4_aesni_avx_cpu_ids);
+
+static int __init sm4_aesni_avx_init(void)
+{
+	int err;
+
+	err = sm4_x86_check_cpu("sm4-aesni-avx", sm4_aesni_avx_features,
+				ARRAY_SIZE(sm4_aesni_avx_features),
+				XFEATURE_MASK_SSE | XFEATURE_MASK_YMM);
+	if (err)
+		return err;
+	return sm4_skcipher_register(&sm4_aesni_avx_driver);
+}
+
+static void __exit sm4_aesni_avx_exit(void)
+{
+	sm4_skcipher_unregister(&sm4_aesni_avx_driver);
+}
+
+module_init(sm4_aesni_avx_init);
+module_exit(sm4_aesni_avx_exit);
+
+MODULE_DESCRIPTION("SM4 ECB/CBC/CFB/CTR/XTS, AES-NI/AVX accelerated");
+MODULE_LICENSE("GPL");
+MODULE_ALIAS_SM4_SKCIPHERS("aesni-avx");

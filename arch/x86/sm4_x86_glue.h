@@ -1,0 +1,57 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * Load-time CPU checks shared by the x86-64 SM4 drivers.
+ *
+ * API (kept small and stable):
+ *
+ *   SM4_X86_FEATURE(AVX2)   an entry of a const struct sm4_x86_feature[]
+ *                           (X86_FEATURE_<name> and its printable name);
+ *   sm4_x86_check_cpu(driver, features, n, xfeatures)
+ *                           0 if boot_cpu_has() every feature and the OS
+ *                           enables every XSAVE component in @xfeatures
+ *                           (cpu_has_xfeatures()); otherwise prints ONE
+ *                           pr_info line naming @driver and the first thing
+ *                           missing, and returns -ENODEV.
+ *
+ * A driver's module_init calls sm4_x86_check_cpu() first and returns its
+ * error, so that loading on an unsuitable CPU fails cleanly.
+ */
+#ifndef _SM4_X86_GLUE_H
+#define _SM4_X86_GLUE_H
+
+#include <linux/errno.h>
+#include <linux/printk.h>
+#include <asm/cpufeature.h>
+#include <asm/fpu/api.h>
+#include <asm/fpu/xstate.h>
+
+struct sm4_x86_feature {
+	unsigned int bit;	/* X86_FEATURE_* */
+	const char *name;
+};
+
+#define SM4_X86_FEATURE(f)	{ .bit = X86_FEATURE_##f, .name = #f }
+
+static inline int sm4_x86_check_cpu(const char *driver,
+				    const struct sm4_x86_feature *features,
+				    unsigned int n, u64 xfeatures)
+{
+	const char *xname = NULL;
+	unsigned int i;
+
+	for (i = 0; i < n; i++) {
+		if (!boot_cpu_has(features[i].bit)) {
+			pr_info("%s: CPU feature %s missing, driver not loaded\n",
+				driver, features[i].name);
+			return -ENODEV;
+		}
+	}
+	if (!cpu_has_xfeatures(xfeatures, &xname)) {
+		pr_info("%s: OS does not enable %s, driver not loaded\n",
+			driver, xname ? xname : "the needed XSAVE state");
+		return -ENODEV;
+	}
+	return 0;
+}
+
+#endif /* _SM4_X86_GLUE_H */

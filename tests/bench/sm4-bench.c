@@ -1,0 +1,841 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * sm4-bench: native userspace throughput of every SM4 implementation this
+ * CPU can run (the portable C code and each SIMD backend registered with
+ * the unit-test harness through tests/unit/impl_*.c), side by side with
+ * libgcrypt's SM4 in the same process.
+ *
+ * One request is what one skcipher request costs in the kernel glue:
+ * the mode function over the whole buffer, through the same sm4_mode_ops
+ * and sm4_mode_*() calls (CBC/CFB/CTR start from a fresh IV, XTS encrypts
+ * its tweak first); key expansion is done once, outside the timing.  For
+ * libgcrypt a request is gcry_cipher_setiv()/setctr() plus one
+ * gcry_cipher_encrypt()/decrypt() on a handle keyed once.
+ *
+ * Sizes are those of tcrypt (ECB, CBC and XTS round 1420 up to 1424
+ * bytes like tcrypt does for block ciphers) plus 1 MiB.  Each cell is the
+ * median of several timed runs of a calibrated number of requests.
+ * Before timing, every implementation's output for the cell is compared
+ * with libgcrypt's (or, without libgcrypt, the portable code's); a
+ * mismatch is reported and makes the program exit with status 1.
+ *
+ * Time is measured with the TSC (x86-64) or the generic timer (arm64);
+ * "cycles/B" are TSC ticks per byte, which equal core cycles only when
+ * the core runs at the TSC frequency (not under turbo or power saving).
+ * When the perf core-cycle counter is available, one calibration loop
+ * measures the core-cycles/TSC-ticks ratio and it is printed.
+ */
+#define _GNU_SOURCE
+#include <errno.h>
+#include <getopt.h>
+#include <sched.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include <unistd.h>
+#include <sys/ioctl.h>
+#include <sys/syscall.h>
+#include <sys/wait.h>
+#include <linux/perf_event.h>
+
+#ifdef HAVE_GCRYPT
+#include <gcrypt.h>
+#endif
+
+#include <sm4/modes.h>
+#include "impl.h"
+
+#ifndef ARRAY_SIZE
+#define ARRAY_SIZE(a)	(sizeof(a) / sizeof((a)[0]))
+#endif
+
+/* ---- Implementations ----------------------------------------------- */
+
+static struct sm4_test_impl *impls;
+
+void sm4_test_register_impl(struct sm4_test_impl *impl)
+{
+	struct sm4_test_impl **p = &impls;
+
+	while (*p)
+		p = &(*p)->next;
+	*p = impl;
+}
+
+static struct sm4_test_impl generic_impl = {
+	.name = "generic",
+	.ops = &sm4_generic_mode_ops,
+	.width = 1,
+};
+
+#define MAX_IMPLS	16
+
+struct bench_impl {
+	char name[64];			/* "sm4-generic", "libgcrypt" */
+	const struct sm4_test_impl *ti;	/* NULL: libgcrypt */
+};
+
+static struct bench_impl bimpls[MAX_IMPLS];
+static int n_bimpls;
+
+/* ---- Rows and columns ---------------------------------------------- */
+
+enum kind { K_ECB, K_CBC, K_CFB, K_CTR, K_XTS, N_KINDS };
+
+static const struct row {
+	const char *label;		/* as in the tcrypt tables */
+	const char *mode, *dir;		/* CSV */
+	enum kind kind;
+	bool enc;
+} rows[] = {
+	{ "ECB enc", "ecb", "enc", K_ECB, true },
+	{ "ECB dec", "ecb", "dec", K_ECB, false },
+	{ "CBC enc", "cbc", "enc", K_CBC, true },
+	{ "CBC dec", "cbc", "dec", K_CBC, false },
+	{ "CFB enc", "cfb", "enc", K_CFB, true },
+	{ "CFB dec", "cfb", "dec", K_CFB, false },
+	{ "CTR", "ctr", "enc", K_CTR, true },
+	{ "XTS enc", "xts", "enc", K_XTS, true },
+	{ "XTS dec", "xts", "dec", K_XTS, false },
+};
+#define N_ROWS	((int)ARRAY_SIZE(rows))
+
+static const unsigned int sizes[] = { 16, 64, 128, 256, 1024, 1420, 4096,
+				      1 << 20 };
+static const char *const size_names[] = { "16", "64", "128", "256", "1024",
+					  "1420", "4096", "1M" };
+#define N_SIZES	((int)ARRAY_SIZE(sizes))
+#define MAX_LEN	((1 << 20) + 16)
+
+/* Bytes one request of column @s processes in row @r (as tcrypt does). */
+static unsigned int req_len(int r, int s)
+{
+	unsigned int len = sizes[s];
+
+	if (rows[r].kind == K_ECB || rows[r].kind == K_CBC ||
+	    rows[r].kind == K_XTS)
+		len = (len + 15) & ~15u;
+	return len;
+}
+
+struct cell {
+	double ticks_per_req;	/* median */
+	double spread;		/* (max - min) / median of the runs */
+	unsigned long reqs;	/* requests per run */
+	unsigned int preempted;	/* runs timed by CPU time: lost the CPU */
+	bool done, bad;
+};
+
+static struct cell cells[MAX_IMPLS][N_ROWS][N_SIZES];
+
+/* ---- Time ----------------------------------------------------------- */
+
+static inline u64 ticks(void)
+{
+#if defined(__x86_64__)
+	unsigned int lo, hi;
+
+	__asm__ __volatile__("lfence; rdtsc" : "=a"(lo), "=d"(hi) :: "memory");
+	return ((u64)hi << 32) | lo;
+#elif defined(__aarch64__)
+	u64 v;
+
+	__asm__ __volatile__("isb; mrs %0, cntvct_el0" : "=r"(v) :: "memory");
+	return v;
+#else
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC_RAW, &ts);
+	return ts.tv_sec * 1000000000ull + ts.tv_nsec;
+#endif
+}
+
+static u64 now_ns(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC_RAW, &ts);
+	return ts.tv_sec * 1000000000ull + ts.tv_nsec;
+}
+
+static u64 thread_ns(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_THREAD_CPUTIME_ID, &ts);
+	return ts.tv_sec * 1000000000ull + ts.tv_nsec;
+}
+
+static double tick_hz;
+static double core_per_tick;	/* 0: unknown */
+static const char *tick_name = "TSC";
+
+static void calibrate_ticks(void)
+{
+	u64 t0, c0, t1, c1;
+
+	t0 = now_ns();
+	c0 = ticks();
+	do
+		t1 = now_ns();
+	while (t1 - t0 < 100000000ull);
+	c1 = ticks();
+	tick_hz = (double)(c1 - c0) * 1e9 / (double)(t1 - t0);
+#if defined(__aarch64__)
+	tick_name = "CNTVCT";
+#elif !defined(__x86_64__)
+	tick_name = "ns";
+#endif
+}
+
+/* Core cycles per tick from the perf cycle counter, if there is one. */
+static void calibrate_core_cycles(char *why, size_t whylen)
+{
+	struct perf_event_attr pe;
+	unsigned long sink = 0;
+	u64 cyc = 0, t0, t1;
+	unsigned long i;
+	int fd;
+
+	memset(&pe, 0, sizeof(pe));
+	pe.type = PERF_TYPE_HARDWARE;
+	pe.size = sizeof(pe);
+	pe.config = PERF_COUNT_HW_CPU_CYCLES;
+	pe.disabled = 1;
+	pe.exclude_kernel = 1;
+	pe.exclude_hv = 1;
+	fd = syscall(SYS_perf_event_open, &pe, 0, -1, -1, 0);
+	if (fd < 0) {
+		snprintf(why, whylen, "perf_event_open(cycles): %s",
+			 strerror(errno));
+		return;
+	}
+	ioctl(fd, PERF_EVENT_IOC_RESET, 0);
+	ioctl(fd, PERF_EVENT_IOC_ENABLE, 0);
+	t0 = ticks();
+	for (i = 0; i < 200000000ul; i++) {
+		sink += i;
+		__asm__ __volatile__("" : "+r"(sink));
+	}
+	t1 = ticks();
+	ioctl(fd, PERF_EVENT_IOC_DISABLE, 0);
+	if (read(fd, &cyc, sizeof(cyc)) != sizeof(cyc) || !cyc) {
+		snprintf(why, whylen, "perf cycle counter reads nothing");
+	} else {
+		core_per_tick = (double)cyc / (double)(t1 - t0);
+		snprintf(why, whylen, "perf: %.3f core cycles per %s tick",
+			 core_per_tick, tick_name);
+	}
+	close(fd);
+}
+
+/* ---- Requests ------------------------------------------------------- */
+
+static const u8 key[32] = {
+	0x01, 0x23, 0x45, 0x67, 0x89, 0xab, 0xcd, 0xef,
+	0xfe, 0xdc, 0xba, 0x98, 0x76, 0x54, 0x32, 0x10,
+	0x0f, 0x1e, 0x2d, 0x3c, 0x4b, 0x5a, 0x69, 0x78,
+	0x87, 0x96, 0xa5, 0xb4, 0xc3, 0xd2, 0xe1, 0xf0,
+};
+static const u8 iv0[16] = {
+	0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff,
+	0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xf0,
+};
+
+struct keys {
+	struct sm4_ctx data, tweak;
+#ifdef HAVE_GCRYPT
+	gcry_cipher_hd_t h[N_KINDS];
+#endif
+};
+
+static struct keys keys[MAX_IMPLS];
+
+static int setup_keys(int i)
+{
+	const struct sm4_test_impl *ti = bimpls[i].ti;
+	struct keys *k = &keys[i];
+
+	if (ti) {
+		int (*expand)(struct sm4_ctx *, const u8 *, unsigned int) =
+			ti->expandkey ? ti->expandkey : sm4_expandkey;
+
+		if (expand(&k->data, key, SM4_KEY_SIZE) ||
+		    expand(&k->tweak, key + SM4_KEY_SIZE, SM4_KEY_SIZE))
+			return -1;
+		return 0;
+	}
+#ifdef HAVE_GCRYPT
+	{
+		static const int gmode[N_KINDS] = {
+			GCRY_CIPHER_MODE_ECB, GCRY_CIPHER_MODE_CBC,
+			GCRY_CIPHER_MODE_CFB, GCRY_CIPHER_MODE_CTR,
+			GCRY_CIPHER_MODE_XTS,
+		};
+		int m;
+
+		for (m = 0; m < N_KINDS; m++) {
+			if (gcry_cipher_open(&k->h[m], GCRY_CIPHER_SM4,
+					     gmode[m], 0) ||
+			    gcry_cipher_setkey(k->h[m], key,
+					       m == K_XTS ? 32 : 16))
+				return -1;
+		}
+	}
+	return 0;
+#else
+	return -1;
+#endif
+}
+
+static void request(int i, int r, u8 *dst, const u8 *src, unsigned int len)
+{
+	const struct sm4_test_impl *ti = bimpls[i].ti;
+	const struct row *row = &rows[r];
+	struct keys *k = &keys[i];
+	u8 st[SM4_BLOCK_SIZE];
+
+	if (ti) {
+		const struct sm4_mode_ops *ops = ti->ops;
+		const u32 *rk = row->enc ? k->data.rkey_enc : k->data.rkey_dec;
+
+		switch (row->kind) {
+		case K_ECB:
+			ops->ecb(rk, dst, src, len / SM4_BLOCK_SIZE);
+			break;
+		case K_CBC:
+			memcpy(st, iv0, sizeof(st));
+			(row->enc ? ops->cbc_enc : ops->cbc_dec)
+				(rk, dst, src, len / SM4_BLOCK_SIZE, st);
+			break;
+		case K_CFB:
+			memcpy(st, iv0, sizeof(st));
+			(row->enc ? sm4_mode_cfb_encrypt : sm4_mode_cfb_decrypt)
+				(ops, k->data.rkey_enc, dst, src, len, st);
+			break;
+		case K_CTR:
+			memcpy(st, iv0, sizeof(st));
+			sm4_mode_ctr_crypt(ops, k->data.rkey_enc, dst, src, len,
+					   st);
+			break;
+		case K_XTS:
+			ops->ecb(k->tweak.rkey_enc, st, iv0, 1);
+			(row->enc ? sm4_mode_xts_encrypt : sm4_mode_xts_decrypt)
+				(ops, rk, dst, src, len, st);
+			break;
+		default:
+			break;
+		}
+		return;
+	}
+#ifdef HAVE_GCRYPT
+	{
+		gcry_cipher_hd_t h = k->h[row->kind];
+
+		if (row->kind == K_CTR)
+			gcry_cipher_setctr(h, iv0, 16);
+		else if (row->kind != K_ECB)
+			gcry_cipher_setiv(h, iv0, 16);
+		if (row->enc)
+			gcry_cipher_encrypt(h, dst, len, src, len);
+		else
+			gcry_cipher_decrypt(h, dst, len, src, len);
+	}
+#endif
+}
+
+/* ---- Measuring ------------------------------------------------------ */
+
+static unsigned int opt_runs = 7;
+static double opt_run_ms = 2.0;
+static const char *opt_only;
+
+static u8 *src_buf, *dst_buf, *ref_buf;
+
+static int cmp_double(const void *a, const void *b)
+{
+	double x = *(const double *)a, y = *(const double *)b;
+
+	return x < y ? -1 : x > y;
+}
+
+static void measure(int i, int r, int s)
+{
+	unsigned int len = req_len(r, s);
+	struct cell *c = &cells[i][r][s];
+	double per[64], target;
+	unsigned long n, j;
+	unsigned int run;
+	u64 t0, t1;
+
+	/* Correctness of this very request first. */
+	memset(dst_buf, 0, len);
+	request(i, r, dst_buf, src_buf, len);
+	if (memcmp(dst_buf, ref_buf, len)) {
+		fprintf(stderr, "MISMATCH: %s %s %u bytes differs from the reference\n",
+			bimpls[i].name, rows[r].label, len);
+		c->bad = true;
+	}
+
+	/* Requests per run so that one run lasts about opt_run_ms. */
+	target = opt_run_ms * 1e-3 * tick_hz;
+	n = 1;
+	for (;;) {
+		t0 = ticks();
+		for (j = 0; j < n; j++)
+			request(i, r, dst_buf, src_buf, len);
+		t1 = ticks();
+		if ((double)(t1 - t0) >= target / 4 || n >= (1ul << 30))
+			break;
+		n *= 2;
+	}
+	if (t1 > t0)
+		n = (unsigned long)((double)n * target / (double)(t1 - t0));
+	if (n < 1)
+		n = 1;
+
+	/*
+	 * A run during which the thread lost the CPU (its CPU time falls
+	 * short of the elapsed time: other load on the machine, or time
+	 * stolen by the hypervisor) would measure the machine's load, not
+	 * the code.  Such a run is timed by the thread's CPU time instead,
+	 * converted to ticks, and counted.
+	 */
+	for (run = 0; run < opt_runs; run++) {
+		u64 w0 = now_ns(), c0 = thread_ns(), w1, c1;
+
+		t0 = ticks();
+		for (j = 0; j < n; j++)
+			request(i, r, dst_buf, src_buf, len);
+		t1 = ticks();
+		c1 = thread_ns();
+		w1 = now_ns();
+		if ((double)(c1 - c0) < 0.97 * (double)(w1 - w0)) {
+			c->preempted++;
+			per[run] = (double)(c1 - c0) * tick_hz / 1e9 /
+				   (double)n;
+		} else {
+			per[run] = (double)(t1 - t0) / (double)n;
+		}
+	}
+	qsort(per, opt_runs, sizeof(per[0]), cmp_double);
+	c->ticks_per_req = per[opt_runs / 2];
+	c->spread = (per[opt_runs - 1] - per[0]) / c->ticks_per_req;
+	c->reqs = n;
+	c->done = true;
+}
+
+/* Reference output of row @r, column @s: libgcrypt, else generic C. */
+static void make_reference(int ref, int r, int s)
+{
+	request(ref, r, ref_buf, src_buf, req_len(r, s));
+}
+
+static double mbps(int i, int r, int s)
+{
+	const struct cell *c = &cells[i][r][s];
+
+	if (!c->done)
+		return 0;
+	return req_len(r, s) / (c->ticks_per_req / tick_hz) / 1e6;
+}
+
+static double cpb(int i, int r, int s)
+{
+	const struct cell *c = &cells[i][r][s];
+
+	return c->done ? c->ticks_per_req / req_len(r, s) : 0;
+}
+
+/* ---- libgcrypt backend probe ---------------------------------------- */
+
+#ifdef HAVE_GCRYPT
+/*
+ * libgcrypt does not say which SM4 code it runs.  Find out: in child
+ * processes with hardware features switched off one after another, time
+ * CTR over 64 KiB; the feature whose removal slows SM4 down is the one
+ * its fastest path needs.
+ */
+static double gcry_ctr_mbps(const char *disable)
+{
+	static u8 buf[65536];
+	gcry_cipher_hd_t h;
+	u64 t0, t1, best = ~0ull;
+	int k, j;
+
+	if (disable && *disable)
+		gcry_control(GCRYCTL_DISABLE_HWF, disable, NULL);
+	if (!gcry_check_version(NULL))
+		return 0;
+	gcry_control(GCRYCTL_INITIALIZATION_FINISHED, 0);
+	if (gcry_cipher_open(&h, GCRY_CIPHER_SM4, GCRY_CIPHER_MODE_CTR, 0) ||
+	    gcry_cipher_setkey(h, key, 16))
+		return 0;
+	for (k = 0; k < 5; k++) {
+		t0 = ticks();
+		for (j = 0; j < 8; j++) {
+			gcry_cipher_setctr(h, iv0, 16);
+			gcry_cipher_encrypt(h, buf, sizeof(buf), NULL, 0);
+		}
+		t1 = ticks();
+		if (t1 - t0 < best)
+			best = t1 - t0;
+	}
+	gcry_cipher_close(h);
+	return 8.0 * sizeof(buf) / (best / tick_hz) / 1e6;
+}
+
+static double probe_child(const char *disable)
+{
+	int fd[2];
+	double v = 0;
+	pid_t pid;
+
+	if (pipe(fd))
+		return 0;
+	pid = fork();
+	if (pid < 0)
+		return 0;
+	if (pid == 0) {
+		v = gcry_ctr_mbps(disable);
+		if (write(fd[1], &v, sizeof(v)) != sizeof(v))
+			_exit(1);
+		_exit(0);
+	}
+	close(fd[1]);
+	if (read(fd[0], &v, sizeof(v)) != sizeof(v))
+		v = 0;
+	close(fd[0]);
+	waitpid(pid, NULL, 0);
+	return v;
+}
+
+static void probe_gcry_backend(char *out, size_t outlen)
+{
+	/*
+	 * Step i switches off one more feature; the first step that slows
+	 * SM4 down names the path that was running.  Names libgcrypt does
+	 * not know stop the parsing of the list, so they come last.
+	 */
+	static const struct {
+		const char *disable, *lost;
+	} steps[] = {
+		{ "intel-gfni", "GFNI" },
+		{ "intel-avx2,intel-gfni", "AES-NI/AVX2" },
+		{ "intel-avx2,intel-avx,intel-gfni", "AES-NI/AVX" },
+		{ "intel-avx2,intel-avx,intel-aesni,intel-gfni", "AES-NI" },
+	};
+	double prev = probe_child(NULL), v;
+	const char *path = NULL;
+	size_t i, n;
+
+	n = snprintf(out, outlen, "CTR 64KiB %.0f MB/s", prev);
+	for (i = 0; i < ARRAY_SIZE(steps); i++) {
+		v = probe_child(steps[i].disable);
+		if (n < outlen)
+			n += snprintf(out + n, outlen - n, ", -%s %.0f",
+				      steps[i].disable, v);
+		if (!path && v > 0 && v < prev * 0.8)
+			path = steps[i].lost;
+		prev = v;
+	}
+	if (n < outlen)
+		snprintf(out + n, outlen - n, " => %s", path ? path :
+			 "generic C (no feature made a difference)");
+}
+#endif
+
+/* ---- Output ----------------------------------------------------------- */
+
+static void cpu_model(char *buf, size_t len)
+{
+	FILE *f = fopen("/proc/cpuinfo", "r");
+	char line[512];
+
+	snprintf(buf, len, "unknown CPU");
+	if (!f)
+		return;
+	while (fgets(line, sizeof(line), f)) {
+		char *p = strchr(line, ':');
+
+		if (p && (!strncmp(line, "model name", 10) ||
+			  !strncmp(line, "CPU part", 8))) {
+			p += 2;
+			p[strcspn(p, "\n")] = 0;
+			snprintf(buf, len, "%s", p);
+			break;
+		}
+	}
+	fclose(f);
+}
+
+/* -i: the named implementation plus the two baselines. */
+static bool selected(int i, int generic, int gcry)
+{
+	const char *n = bimpls[i].name;
+
+	if (!opt_only || i == generic || i == gcry)
+		return true;
+	return !strcmp(n, opt_only) ||
+	       (!strncmp(n, "sm4-", 4) && !strcmp(n + 4, opt_only));
+}
+
+typedef double (*value_fn)(int i, int r, int s);
+
+static void print_table(const char *title, value_fn val, int i, int base,
+			const char *fmt)
+{
+	int r, s;
+
+	int w = 12;
+
+	for (r = 0; r < n_bimpls; r++)
+		if ((int)strlen(bimpls[r].name) > w)
+			w = strlen(bimpls[r].name);
+	printf("\n%-*s |", w, title);
+	for (s = 0; s < N_SIZES; s++)
+		printf(" %7s", size_names[s]);
+	printf("\n");
+	for (r = 0; r < N_ROWS; r++) {
+		printf("%-*s |", w, rows[r].label);
+		for (s = 0; s < N_SIZES; s++) {
+			double v = val(i, r, s);
+
+			if (base >= 0) {
+				double b = val(base, r, s);
+
+				v = b > 0 ? v / b : 0;
+			}
+			if (cells[i][r][s].bad)
+				printf(" %7s", "BAD");
+			else if (v <= 0)
+				printf(" %7s", "-");
+			else
+				printf(fmt, v);
+		}
+		printf("\n");
+	}
+}
+
+static void write_csv(const char *path, int generic, int gcry)
+{
+	FILE *f = fopen(path, "w");
+	int i, r, s;
+
+	if (!f) {
+		perror(path);
+		exit(1);
+	}
+	fputs("implementation,mode,direction,size,bytes,mb_per_s,ticks_per_byte,core_cycles_per_byte,ns_per_request,requests_per_run,runs,cputime_runs,spread,vs_generic,vs_libgcrypt\n",
+	      f);
+	for (i = 0; i < n_bimpls; i++)
+		for (r = 0; r < N_ROWS; r++)
+			for (s = 0; s < N_SIZES; s++) {
+				const struct cell *c = &cells[i][r][s];
+				double m = mbps(i, r, s);
+
+				if (!c->done)
+					continue;
+				fprintf(f, "%s,%s,%s,%s,%u,%.3f,%.4f,", bimpls[i].name,
+					rows[r].mode, rows[r].dir,
+					size_names[s], req_len(r, s), m,
+					cpb(i, r, s));
+				if (core_per_tick > 0)
+					fprintf(f, "%.4f", cpb(i, r, s) *
+						core_per_tick);
+				fprintf(f, ",%.1f,%lu,%u,%u,%.3f,",
+					c->ticks_per_req / tick_hz * 1e9,
+					c->reqs, opt_runs, c->preempted,
+					c->spread);
+				if (generic >= 0 && mbps(generic, r, s) > 0)
+					fprintf(f, "%.3f", m / mbps(generic, r, s));
+				fprintf(f, ",");
+				if (gcry >= 0 && mbps(gcry, r, s) > 0)
+					fprintf(f, "%.3f", m / mbps(gcry, r, s));
+				fprintf(f, "\n");
+			}
+	fclose(f);
+}
+
+static void help(const char *prog)
+{
+	fprintf(stderr,
+		"usage: %s [-c CPU] [-r RUNS] [-t MS] [-o CSV] [-i IMPL] [-l]\n"
+		"  -c CPU   pin to this CPU\n"
+		"  -r RUNS  timed runs per cell, median reported (default 7)\n"
+		"  -t MS    length of one run in milliseconds (default 2)\n"
+		"  -o CSV   write every cell as CSV\n"
+		"  -i IMPL  only this implementation (e.g. aesni-avx) besides\n"
+		"           the baselines sm4-generic and libgcrypt\n"
+		"  -l       list the implementations and exit\n", prog);
+	exit(2);
+}
+
+int main(int argc, char **argv)
+{
+	const char *csv = NULL;
+	char why[256] = "", model[256];
+#ifdef HAVE_GCRYPT
+	char probe[512] = "";
+#endif
+	struct sm4_test_impl *ti;
+	int generic = -1, gcry = -1, ref;
+	int opt, cpu = -1, i, r, s, nbad = 0, ndisc = 0;
+	bool list = false;
+	u64 t_start;
+
+	while ((opt = getopt(argc, argv, "c:r:t:o:i:lh")) != -1) {
+		switch (opt) {
+		case 'c':
+			cpu = atoi(optarg);
+			break;
+		case 'r':
+			opt_runs = atoi(optarg);
+			if (opt_runs < 1 || opt_runs > 64)
+				help(argv[0]);
+			break;
+		case 't':
+			opt_run_ms = atof(optarg);
+			if (opt_run_ms <= 0)
+				help(argv[0]);
+			break;
+		case 'o':
+			csv = optarg;
+			break;
+		case 'i':
+			opt_only = optarg;
+			break;
+		case 'l':
+			list = true;
+			break;
+		default:
+			help(argv[0]);
+		}
+	}
+
+	if (cpu >= 0) {
+		cpu_set_t set;
+
+		CPU_ZERO(&set);
+		CPU_SET(cpu, &set);
+		if (sched_setaffinity(0, sizeof(set), &set)) {
+			perror("sched_setaffinity");
+			return 1;
+		}
+	}
+
+	calibrate_ticks();
+
+	/* The portable code first, then the backends, then libgcrypt. */
+	snprintf(bimpls[n_bimpls].name, sizeof(bimpls[0].name), "sm4-generic");
+	bimpls[n_bimpls].ti = &generic_impl;
+	generic = n_bimpls++;
+	for (ti = impls; ti && n_bimpls < MAX_IMPLS - 1; ti = ti->next) {
+		if (!strcmp(ti->name, "generic"))
+			continue;
+		if (ti->available && !ti->available()) {
+			printf("# %s: not available on this CPU, skipped\n",
+			       ti->name);
+			continue;
+		}
+		snprintf(bimpls[n_bimpls].name, sizeof(bimpls[0].name),
+			 "sm4-%s", ti->name);
+		bimpls[n_bimpls++].ti = ti;
+	}
+#ifdef HAVE_GCRYPT
+	probe_gcry_backend(probe, sizeof(probe));
+	if (!gcry_check_version(NULL)) {
+		fprintf(stderr, "libgcrypt initialisation failed\n");
+		return 1;
+	}
+	gcry_control(GCRYCTL_INITIALIZATION_FINISHED, 0);
+	snprintf(bimpls[n_bimpls].name, sizeof(bimpls[0].name), "libgcrypt");
+	bimpls[n_bimpls].ti = NULL;
+	gcry = n_bimpls++;
+#endif
+	if (list) {
+		for (i = 0; i < n_bimpls; i++)
+			printf("%s\n", bimpls[i].name);
+		return 0;
+	}
+	for (i = 0; i < n_bimpls; i++) {
+		if (setup_keys(i)) {
+			fprintf(stderr, "%s: key setup failed\n",
+				bimpls[i].name);
+			return 1;
+		}
+	}
+
+	src_buf = aligned_alloc(64, MAX_LEN);
+	dst_buf = aligned_alloc(64, MAX_LEN);
+	ref_buf = aligned_alloc(64, MAX_LEN);
+	if (!src_buf || !dst_buf || !ref_buf)
+		return 1;
+	srand(1);
+	for (i = 0; i < MAX_LEN; i++)
+		src_buf[i] = rand();
+
+	calibrate_core_cycles(why, sizeof(why));
+	cpu_model(model, sizeof(model));
+	if (cpu >= 0)
+		printf("# sm4-bench: %s, pinned to CPU %d\n", model, cpu);
+	else
+		printf("# sm4-bench: %s, not pinned\n", model);
+	printf("# %s: %.1f MHz (measured against CLOCK_MONOTONIC_RAW); "
+	       "cycles/B below are %s ticks per byte\n",
+	       tick_name, tick_hz / 1e6, tick_name);
+	printf("#   (= core cycles only at a core clock equal to the %s rate; turbo makes real cycles higher)\n",
+	       tick_name);
+	printf("# core cycle counter: %s\n", why);
+#ifdef HAVE_GCRYPT
+	printf("# libgcrypt %s; SM4 path probe: %s\n",
+	       gcry_check_version(NULL), probe);
+#else
+	printf("# libgcrypt: not built in (reference: sm4-generic)\n");
+#endif
+	printf("# median of %u runs of ~%.1f ms per cell; ECB/CBC/XTS run 1424 bytes in the 1420 column (as tcrypt)\n",
+	       opt_runs, opt_run_ms);
+
+	ref = gcry >= 0 ? gcry : generic;
+	t_start = now_ns();
+	for (r = 0; r < N_ROWS; r++) {
+		for (s = 0; s < N_SIZES; s++) {
+			make_reference(ref, r, s);
+			for (i = 0; i < n_bimpls; i++) {
+				if (!selected(i, generic, gcry))
+					continue;
+				measure(i, r, s);
+				nbad += cells[i][r][s].bad;
+				ndisc += cells[i][r][s].preempted;
+			}
+		}
+	}
+
+	printf("\n## Throughput, MB/s (10^6 bytes/s)\n");
+	for (i = 0; i < n_bimpls; i++)
+		print_table(bimpls[i].name, mbps, i, -1, " %7.2f");
+	printf("\n## %s ticks per byte\n", tick_name);
+	for (i = 0; i < n_bimpls; i++)
+		print_table(bimpls[i].name, cpb, i, -1, " %7.2f");
+	if (n_bimpls > 1) {
+		printf("\n## Speed-up over sm4-generic (same run)\n");
+		for (i = 0; i < n_bimpls; i++)
+			if (i != generic)
+				print_table(bimpls[i].name, mbps, i, generic,
+					    " %6.2fx");
+	}
+	if (gcry >= 0) {
+		printf("\n## Speed relative to libgcrypt (same run; >1: faster than libgcrypt)\n");
+		for (i = 0; i < n_bimpls; i++)
+			if (i != gcry)
+				print_table(bimpls[i].name, mbps, i, gcry,
+					    " %6.2fx");
+	}
+	printf("\n# measured in %.1f s; %d runs lost the CPU and were timed by thread CPU time; %d mismatching cells\n",
+	       (now_ns() - t_start) / 1e9, ndisc, nbad);
+	if (csv)
+		write_csv(csv, generic, gcry);
+	return nbad ? 1 : 0;
+}

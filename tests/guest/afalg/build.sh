@@ -1,0 +1,33 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0
+#
+# build.sh ARCH OUTDIR: build the static AF_ALG tester for ARCH (x86_64 or
+# arm64/aarch64) into OUTDIR/sm4-afalg.  Installs the (cross) compiler it
+# needs.  Environment: CFLAGS (extra compiler flags).
+
+set -euo pipefail
+HERE=$(cd "$(dirname "$0")" && pwd)
+. "$HERE/../../lib/common.sh"
+
+[ $# -eq 2 ] || die "usage: $0 ARCH OUTDIR"
+ARCH=$1
+OUTDIR=$2
+
+case $(deb_arch "$ARCH") in
+amd64)
+	CC=gcc
+	ensure_pkgs gcc libc6-dev
+	;;
+arm64)
+	CC=aarch64-linux-gnu-gcc
+	ensure_pkgs gcc-aarch64-linux-gnu libc6-dev-arm64-cross
+	;;
+esac
+
+mkdir -p "$OUTDIR"
+# shellcheck disable=SC2086
+"$CC" -static -O2 -g0 -Wall -Wextra -Werror ${CFLAGS:-} \
+	-I"$HERE/../../common" \
+	-o "$OUTDIR/sm4-afalg" \
+	"$HERE/sm4-afalg.c" "$HERE/../../common/sm4-vectors.c"
+echo "$OUTDIR/sm4-afalg"

@@ -1,0 +1,332 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0
+#
+# run-guest.sh --arch x86_64|arm64 [options]
+#
+# The in-kernel test run for one architecture on Debian's kernel: builds
+# the modules (cross-built for arm64) and the guest test tools, packs an
+# initramfs (Debian 12 userland, the needed distro modules, ours under
+# /lib/modules/KVER/updates), boots Debian's kernel image in QEMU (TCG),
+# runs tests/guest/suite.sh, then boots a second time on the same disk to
+# check that the dm-crypt volume survived.  Prints one PASS:/FAIL: line per
+# check and TIME: lines for every step.
+#
+# Options:
+#   --cpu MODEL          QEMU CPU model (default max)
+#   --cases N            test-vector cases per mode for part 3 (10000)
+#   --parts LIST         parts to run, e.g. 1,2,5 (default 1,2,3,4,5,6,7,8)
+#   --with-broken        also load tests/guest/kmod's sm4_broken_test.ko;
+#                        the run must then fail
+#   --kver KVER          Debian kernel ABI (default: installed headers)
+#   --seed N             seed of the test vectors (default: random)
+#   --stress-seconds N   duration of part 6 (20)
+#   --timeout N          hard timeout of the first boot in seconds (2400)
+#   --verbose            copy the guest console to stdout
+#
+# Exit status: 0 every check passed; 1 some check failed; 2 the run could
+# not be set up (build failure, missing tool for --with-broken, ...).
+
+set -uo pipefail
+. "$(dirname "$0")/../lib/common.sh"
+
+ARCH=
+CPU=max
+CASES=10000
+PARTS=1,2,3,4,5,6,7,8
+BROKEN=0
+KVER=
+SEED=
+STRESS_SECONDS=20
+STRESS_WORKERS=4
+TIMEOUT=2400
+TIMEOUT2=600
+VERBOSE=0
+
+usage()
+{
+	sed -n '4,28p' "$0" | sed 's/^# \{0,1\}//' >&2
+	exit 2
+}
+
+while [ $# -gt 0 ]; do
+	case $1 in
+	--arch) ARCH=$2; shift 2 ;;
+	--cpu) CPU=$2; shift 2 ;;
+	--cases) CASES=$2; shift 2 ;;
+	--parts) PARTS=$2; shift 2 ;;
+	--with-broken) BROKEN=1; shift ;;
+	--kver) KVER=$2; shift 2 ;;
+	--seed) SEED=$2; shift 2 ;;
+	--stress-seconds) STRESS_SECONDS=$2; shift 2 ;;
+	--timeout) TIMEOUT=$2; shift 2 ;;
+	--verbose) VERBOSE=1; shift ;;
+	-h|--help) usage ;;
+	*) echo "unknown option $1" >&2; usage ;;
+	esac
+done
+case $ARCH in
+x86_64|arm64) ;;
+*) usage ;;
+esac
+[ -n "$KVER" ] || KVER=$(detect_kver)
+[ -n "$SEED" ] || SEED=$(od -An -N4 -tu4 /dev/urandom | tr -d ' ')
+FLAVOUR=$(kernel_flavour "$ARCH")
+KREL=$KVER-$FLAVOUR
+WORK="$REPO_ROOT/build/guest/$ARCH-$(echo "$CPU" | tr -c 'A-Za-z0-9_.\n-' _)"
+[ $BROKEN = 1 ] && WORK="$WORK-broken"
+T_START=$(date +%s.%N)
+
+N_PASS=0
+N_FAIL=0
+pass()
+{
+	N_PASS=$((N_PASS + 1))
+	echo "PASS: $ARCH $*"
+}
+
+fail()
+{
+	N_FAIL=$((N_FAIL + 1))
+	echo "FAIL: $ARCH $*"
+}
+
+# Setup failures end the run with status 2.
+setup_fail()
+{
+	echo "FAIL: $ARCH $*"
+	echo "SUMMARY: $ARCH could not be set up"
+	exit 2
+}
+
+since()
+{
+	awk -v a="$1" -v b="$(date +%s.%N)" 'BEGIN { printf "%.1f", b - a }'
+}
+
+T_STEP=
+step()
+{
+	T_STEP=$(date +%s.%N)
+	log "$ARCH: $*"
+}
+
+step_done()
+{
+	echo "TIME: $ARCH host $* $(since "$T_STEP") s"
+}
+
+case $ARCH in
+x86_64)
+	QEMU=qemu-system-x86_64
+	QEMU_PKG=qemu-system-x86
+	CONSOLE=ttyS0
+	VERDICT_DEV=/dev/ttyS1
+	;;
+arm64)
+	QEMU=qemu-system-aarch64
+	QEMU_PKG=qemu-system-arm
+	CONSOLE=ttyAMA0
+	VERDICT_DEV=/dev/hvc0
+	;;
+esac
+
+ensure_pkgs "$QEMU_PKG" cpio kmod libgcrypt20-dev gcc
+
+rm -rf "$WORK"
+mkdir -p "$WORK"
+echo "INFO: $ARCH kernel $KREL, cpu $CPU, parts $PARTS, $CASES cases/mode, seed $SEED, work dir $WORK"
+
+# --- host side: kernel, modules, tools, data ---------------------------------
+
+step "fetching kernel $KREL"
+KROOT=$("$REPO_ROOT/tests/lib/fetch-kernel.sh" "$ARCH" "$KVER") ||
+	setup_fail "fetch Debian kernel image $KREL"
+VMLINUZ="$KROOT/boot/vmlinuz-$KREL"
+step_done "fetch kernel"
+
+step "building modules"
+EXTRA=()
+if [ -e "$REPO_ROOT/tests/guest/kmod/Kbuild" ] ||
+		[ -e "$REPO_ROOT/tests/guest/kmod/Makefile" ]; then
+	EXTRA=(--extra tests/guest/kmod)
+fi
+"$REPO_ROOT/tests/lib/build-modules.sh" "$ARCH" "$KVER" "$WORK/modules" \
+	"${EXTRA[@]}" >"$WORK/modules.list" ||
+	setup_fail "build modules (see $WORK/modules/build.log)"
+pass "modules built: $(grep -c . "$WORK/modules.list") .ko files ($(tr '\n' ' ' <"$WORK/modules.list"))"
+step_done "build modules"
+if [ $BROKEN = 1 ] && [ ! -e "$WORK/modules/extra/sm4_broken_test.ko" ]; then
+	setup_fail "--with-broken: sm4_broken_test.ko was not built (tests/guest/kmod)"
+fi
+
+step "building guest tools"
+AFALG_BIN=
+if [ -x "$REPO_ROOT/tests/guest/afalg/build.sh" ]; then
+	if "$REPO_ROOT/tests/guest/afalg/build.sh" "$ARCH" "$WORK/afalg" \
+			>"$WORK/afalg.log" 2>&1 && [ -x "$WORK/afalg/sm4-afalg" ]; then
+		AFALG_BIN="$WORK/afalg/sm4-afalg"
+		pass "sm4-afalg built"
+	else
+		tail -n 20 "$WORK/afalg.log"
+		fail "sm4-afalg build (tests/guest/afalg/build.sh, log $WORK/afalg.log)"
+	fi
+else
+	fail "sm4-afalg missing: tests/guest/afalg/build.sh does not exist"
+fi
+gcc -O2 -Wall -o "$WORK/gen-vectors" "$REPO_ROOT/tests/common/gen-vectors.c" \
+	"$REPO_ROOT/tests/common/sm4-vectors.c" -lgcrypt ||
+	setup_fail "build tests/common/gen-vectors"
+"$WORK/gen-vectors" "$WORK/vectors.bin" "$CASES" "$SEED" >/dev/null ||
+	setup_fail "generate test vectors"
+step_done "build tools and vectors"
+
+step "making initramfs"
+ROOTFS_CPIO=$("$REPO_ROOT/tests/lib/make-rootfs.sh" "$ARCH") ||
+	setup_fail "guest userland (mmdebstrap)"
+
+# Distro modules the suite needs (their dependencies are resolved
+# below).  crc32c: ext4 asks for it; virtio_console: arm64's verdict
+# channel.
+KMODS_WANTED="virtio_pci virtio_blk virtio_console virtio_rng dm_mod dm_crypt
+	xts ecb cbc ctr cfb tcrypt af_alg algif_skcipher crypto_user ext4
+	crc32c_generic"
+[ "$ARCH" = x86_64 ] && KMODS_WANTED="$KMODS_WANTED crc32c_intel"
+
+if [ ! -e "$KROOT/lib/modules/$KREL/modules.dep" ]; then
+	depmod -b "$KROOT" "$KREL" || setup_fail "depmod of the distro modules"
+fi
+STAGE="$WORK/stage"
+MODS_STAGE="$STAGE/lib/modules/$KREL"
+mkdir -p "$MODS_STAGE/updates" "$STAGE/opt/sm4/kmod" "$STAGE/etc" \
+	"$STAGE/usr/local/bin" "$STAGE/opt/sm4/data"
+for m in $KMODS_WANTED; do
+	deps=$(modprobe -d "$KROOT" -S "$KREL" -C /dev/null --show-depends "$m" 2>&1) ||
+		setup_fail "distro module $m: $deps"
+	echo "$deps" | awk '$1 == "insmod" { print $2 }' | while read -r ko; do
+		rel=${ko#"$KROOT"/lib/modules/"$KREL"/}
+		mkdir -p "$MODS_STAGE/$(dirname "$rel")"
+		cp "$ko" "$MODS_STAGE/$rel"
+	done
+done
+cp "$KROOT/lib/modules/$KREL"/modules.{order,builtin,builtin.modinfo} "$MODS_STAGE/"
+cp "$WORK"/modules/modules/*.ko "$MODS_STAGE/updates/"
+cp "$WORK"/modules/extra/*.ko "$STAGE/opt/sm4/kmod/" 2>/dev/null
+depmod -b "$STAGE" "$KREL" || setup_fail "depmod of the staged modules"
+
+install -m 755 "$REPO_ROOT/tests/guest/init.sh" "$STAGE/init"
+install -m 755 "$REPO_ROOT/tests/guest/suite.sh" "$STAGE/suite.sh"
+[ -n "$AFALG_BIN" ] && install -m 755 "$AFALG_BIN" "$STAGE/usr/local/bin/sm4-afalg"
+cp "$WORK/vectors.bin" "$STAGE/opt/sm4/vectors.bin"
+head -c 64 /dev/urandom >"$STAGE/opt/sm4/luks.key"
+# Files of known SHA-256 for the encrypted volume: empty, one byte,
+# around a block and a page, and a few MiB.
+for spec in empty:0 one:1 block:4095 page:4096 odd:65543 big:3145851; do
+	head -c "${spec#*:}" /dev/urandom >"$STAGE/opt/sm4/data/${spec%%:*}.bin"
+done
+mkdir -p "$STAGE/opt/sm4/data/dir/sub"
+head -c 12345 /dev/urandom >"$STAGE/opt/sm4/data/dir/sub/nested.bin"
+(cd "$STAGE/opt/sm4/data" && find . -type f | sort | xargs sha256sum) \
+	>"$STAGE/opt/sm4/data.sha256"
+cat >"$STAGE/etc/sm4-test.conf" <<EOF
+ARCH=$ARCH
+PARTS=$PARTS
+CASES=$CASES
+BROKEN=$BROKEN
+STRESS_SECONDS=$STRESS_SECONDS
+STRESS_WORKERS=$STRESS_WORKERS
+VERDICT_DEV=$VERDICT_DEV
+EOF
+(cd "$STAGE" && find . -print0 | LC_ALL=C sort -z |
+	cpio -0 -o -H newc -R 0:0 --quiet) >"$WORK/overlay.cpio" ||
+	setup_fail "pack the initramfs"
+cat "$ROOTFS_CPIO" "$WORK/overlay.cpio" >"$WORK/initrd.cpio"
+pass "initramfs $(($(stat -c %s "$WORK/initrd.cpio") / 1048576)) MiB ($(find "$MODS_STAGE/kernel" -name '*.ko*' | wc -l) distro modules)"
+step_done "make initramfs"
+
+truncate -s 96M "$WORK/disk.img"
+
+# --- boots --------------------------------------------------------------------
+
+# boot N TIMEOUT: run the guest for phase N; evaluates the verdict and the
+# console.
+boot()
+{
+	local n=$1 tmo=$2 con="$WORK/console$1.log" ver="$WORK/verdict$1.txt"
+	local cmdline args rc t0 qpid
+
+	cmdline="console=$CONSOLE panic_on_warn=1 panic=-1 rdinit=/init sm4_phase=$n mitigations=off"
+	args=(-accel tcg,thread=multi -smp 2 -m 2048 -nodefaults -display none
+	      -no-reboot -kernel "$VMLINUZ" -initrd "$WORK/initrd.cpio"
+	      -append "$cmdline"
+	      -drive "file=$WORK/disk.img,format=raw,if=none,id=disk0,cache=writeback"
+	      -device virtio-blk-pci,drive=disk0
+	      -device virtio-rng-pci)
+	if [ $VERBOSE = 1 ]; then
+		args+=(-chardev "stdio,id=con0,logfile=$con,signal=off")
+	else
+		args+=(-chardev "file,id=con0,path=$con")
+	fi
+	case $ARCH in
+	x86_64)
+		args+=(-cpu "$CPU" -serial chardev:con0
+		       -chardev "file,id=verdict,path=$ver" -serial chardev:verdict)
+		;;
+	arm64)
+		# Pointer authentication with QEMU's own algorithm: the
+		# architected one is very slow under TCG.
+		local cpu=$CPU
+		[ "$cpu" = max ] && cpu=max,pauth-impdef=on
+		args+=(-M virt -cpu "$cpu" -serial chardev:con0
+		       -device virtio-serial-pci
+		       -chardev "file,id=verdict,path=$ver"
+		       -device virtconsole,chardev=verdict)
+		;;
+	esac
+	: >"$ver"
+	log "$ARCH: boot $n (timeout ${tmo}s)"
+	t0=$(date +%s.%N)
+	timeout -k 10 "$tmo" "$QEMU" "${args[@]}" </dev/null &
+	qpid=$!
+	# Live progress: the verdict channel as it is written (tail ends
+	# when QEMU does).
+	tail -n +1 -F --pid="$qpid" "$ver" 2>/dev/null | tr -d '\r' |
+		grep --line-buffered -E '^(PASS|FAIL|TIME|SUMMARY):'
+	wait "$qpid"
+	rc=$?
+	echo "TIME: $ARCH host boot $n (QEMU wall time) $(since "$t0") s"
+
+	tr -d '\r' <"$ver" >"$ver.clean"
+	N_PASS=$((N_PASS + $(grep -c '^PASS:' "$ver.clean")))
+	N_FAIL=$((N_FAIL + $(grep -c '^FAIL:' "$ver.clean")))
+	if [ $rc -eq 124 ] || [ $rc -eq 137 ]; then
+		fail "boot $n hit the ${tmo}s timeout"
+	elif [ $rc -ne 0 ]; then
+		fail "boot $n: QEMU exited with status $rc"
+	fi
+	if grep -q "^END: $ARCH phase=$n" "$ver.clean"; then
+		pass "boot $n: suite ran to the end"
+	else
+		fail "boot $n: suite did not finish (no END on the verdict channel; console $con)"
+		tail -n 30 "$con" | tr -d '\r' | sed 's/^/  | /'
+	fi
+	# Kernel messages only (they carry printk timestamps): the suite's
+	# and the tools' own output is not the kernel's.
+	if tr -d '\r' <"$con" |
+			grep -E '\[ *[0-9]+\.[0-9]{6}\].*(Oops|BUG:|WARNING:|Call [Tt]race|Kernel panic|kernel BUG|general protection fault|Unable to handle kernel|blocked for more than|soft lockup|rcu_.*stall)' \
+			>"$WORK/console$n.bad"; then
+		fail "boot $n: kernel console is clean (found: $(head -n 3 "$WORK/console$n.bad" | tr '\n' ' '))"
+	else
+		pass "boot $n: kernel console is clean (no Oops/BUG/WARNING/call trace/panic)"
+	fi
+}
+
+boot 1 "$TIMEOUT"
+case ",$PARTS," in
+*,5,*|*,8,*)
+	boot 2 "$TIMEOUT2"
+	;;
+esac
+
+echo "TIME: $ARCH total wall time $(since "$T_START") s"
+echo "SUMMARY: $ARCH $N_PASS passed, $N_FAIL failed (console logs and verdicts in $WORK)"
+[ $N_FAIL -eq 0 ]

@@ -1,0 +1,741 @@
+#!/bin/sh
+# SPDX-License-Identifier: GPL-2.0
+#
+# In-guest test suite (busybox sh), started by /init.
+#
+# Phase 1 (first boot): the parts listed in $PARTS:
+#   1 load the project modules, check /proc/crypto and name resolution
+#   2 tcrypt mode=191
+#   3 AF_ALG known-answer and cross-driver tests (sm4-afalg)
+#   4 bad-input matrix (sm4-afalg) and the XTS weak-key test module
+#   5 dm-crypt/LUKS2 with sm4-xts-plain64, cryptsetup benchmark
+#   6 parallel AF_ALG stress (sm4-afalg)
+#   7 rmmod/reload of every module, refusal while in use
+# Phase 2 (second boot on the same disk, nothing loaded by hand):
+#   5 reopen the LUKS2 volume and verify every file
+#   8 the modules were autoloaded through crypto API module requests and
+#     the best driver serves xts(sm4)
+#
+# Every check prints one "PASS: <arch> <what>" or "FAIL: <arch> <what>"
+# line on the console and on the verdict channel ($VERDICT), every part a
+# "TIME: <arch> ..." line.  Exit status: the number of failed checks.
+
+: "${VERDICT:=/dev/null}" "${PHASE:=1}"
+. /etc/sm4-test.conf
+
+KVER=$(uname -r)
+MODDIR=/lib/modules/$KVER
+KMODS=/opt/sm4/kmod
+AFALG=/usr/local/bin/sm4-afalg
+VECTORS=/opt/sm4/vectors.bin
+LUKS_KEY=/opt/sm4/luks.key
+DATA=/opt/sm4/data
+DISK=/dev/vda
+MAPNAME=sm4test
+MNT=/mnt/sm4
+export DM_DISABLE_UDEV=1
+
+FAILED=0
+PASSED=0
+
+# Debian's busybox prefers its applets to programs in PATH: call kmod's
+# tools explicitly (busybox's modprobe/rmmod differ in behaviour and
+# messages).
+modprobe() { /sbin/modprobe "$@"; }
+rmmod() { /sbin/rmmod "$@"; }
+insmod() { /sbin/insmod "$@"; }
+lsmod() { /bin/kmod list; }
+
+say()
+{
+	echo "$*"
+	echo "$*" >>"$VERDICT"
+}
+
+pass()
+{
+	PASSED=$((PASSED + 1))
+	say "PASS: $ARCH $*"
+}
+
+fail()
+{
+	FAILED=$((FAILED + 1))
+	say "FAIL: $ARCH $*"
+}
+
+# check WHAT CMD...: PASS if CMD succeeds, FAIL (with its output) if not.
+check()
+{
+	local what=$1
+
+	shift
+	if "$@" >/tmp/check.out 2>&1; then
+		pass "$what"
+	else
+		sed 's/^/  | /' /tmp/check.out | tail -n 30
+		fail "$what"
+	fi
+}
+
+uptime_s()
+{
+	cut -d' ' -f1 /proc/uptime
+}
+
+# elapsed START: seconds since START (an uptime value), two decimals.
+elapsed()
+{
+	awk -v a="$1" -v b="$(uptime_s)" 'BEGIN { printf "%.2f", b - a }'
+}
+
+PART_T0=
+PART_NAME=
+part_begin()
+{
+	PART_NAME="part$1 ($2)"
+	PART_T0=$(uptime_s)
+	echo "=== $ARCH phase $PHASE $PART_NAME"
+}
+
+part_end()
+{
+	say "TIME: $ARCH $PART_NAME $(elapsed "$PART_T0") s"
+}
+
+want_part()
+{
+	case ",$PARTS," in
+	*",$1,"*) return 0 ;;
+	esac
+	return 1
+}
+
+# Run one sm4-afalg command; its PASS/FAIL lines go to the verdict with
+# the arch and a prefix, its exit status is one more check.
+afalg()
+{
+	local what=$1 rc line
+
+	shift
+	if [ ! -x "$AFALG" ]; then
+		fail "$what: sm4-afalg missing (tests/guest/afalg not built)"
+		return 1
+	fi
+	"$AFALG" "$@" >/tmp/afalg.out 2>&1
+	rc=$?
+	while IFS= read -r line; do
+		case $line in
+		PASS:*) PASSED=$((PASSED + 1))
+			echo "PASS: $ARCH $what:${line#PASS:}" >>"$VERDICT" ;;
+		FAIL:*) FAILED=$((FAILED + 1))
+			echo "FAIL: $ARCH $what:${line#FAIL:}" >>"$VERDICT" ;;
+		esac
+	done </tmp/afalg.out
+	# Keep the console readable: failures in full, the rest summarised.
+	grep -v '^PASS:' /tmp/afalg.out | tail -n 60
+	echo "($(grep -c '^PASS:' /tmp/afalg.out) PASS lines)"
+	if [ $rc -eq 0 ]; then
+		pass "$what: sm4-afalg $1 exit status 0"
+	else
+		fail "$what: sm4-afalg $1 exit status $rc"
+	fi
+	return $rc
+}
+
+# /proc/crypto as one line per algorithm:
+# name driver module priority selftest type async internal
+crypto_table()
+{
+	awk -F': ' '
+	function flush() {
+		if (n != "")
+			print n, d, m, p, (s == "" ? "-" : s), t,
+			      (a == "" ? "-" : a), (i == "" ? "-" : i)
+		n = d = m = p = s = t = a = i = ""
+	}
+	{ k = $1; sub(/ +$/, "", k) }
+	k == "name" { n = $2 } k == "driver" { d = $2 } k == "module" { m = $2 }
+	k == "priority" { p = $2 } k == "selftest" { s = $2 } k == "type" { t = $2 }
+	k == "async" { a = $2 } k == "internal" { i = $2 }
+	/^$/ { flush() }
+	END { flush() }' /proc/crypto
+}
+
+# best_driver NAME: driver and module of the highest-priority algorithm
+# called NAME in /proc/crypto (what the crypto API hands out for NAME).
+best_driver()
+{
+	crypto_table | awk -v n="$1" '
+	$1 == n && $8 != "yes" && $5 != "unknown" && ($4 + 0 > bp || bd == "") {
+		bp = $4 + 0; bd = $2; bm = $3
+	}
+	END { if (bd != "") print bd, bm }'
+}
+
+# The project's modules in load order (library, generic, arch drivers).
+project_modules()
+{
+	local f n
+
+	echo sm4
+	echo sm4_generic
+	for f in "$MODDIR"/updates/*.ko; do
+		[ -e "$f" ] || continue
+		n=$(basename "$f" .ko)
+		case $n in
+		sm4|sm4_generic) ;;
+		*) echo "$n" ;;
+		esac
+	done
+}
+
+modname()
+{
+	echo "$1" | tr - _
+}
+
+cpu_has()
+{
+	local f
+
+	for f in "$@"; do
+		grep -m1 -E '^(flags|Features)[[:space:]]*:' /proc/cpuinfo |
+			grep -qw -- "$f" || return 1
+	done
+	return 0
+}
+
+# CPU features an arch driver needs; the module must load exactly when
+# the CPU has them and refuse with ENODEV otherwise.
+driver_needs()
+{
+	case $1 in
+	sm4-aesni-avx-x86_64) echo aes avx ;;
+	sm4-aesni-avx2-x86_64) echo aes avx2 ;;
+	sm4-gfni-avx512-x86_64) echo gfni avx512f avx512bw avx512vl ;;
+	sm4-neon) echo asimd ;;
+	sm4-ce|sm4-ce-cipher) echo sm4 ;;
+	*) echo "" ;;
+	esac
+}
+
+LOADED=
+# load_project_modules TAG: modprobe every project module, checking
+# that each loads exactly when the CPU supports it.
+load_project_modules()
+{
+	local tag=$1 m needs out
+
+	LOADED=
+	for m in $(project_modules); do
+		needs=$(driver_needs "$m")
+		# shellcheck disable=SC2086
+		if cpu_has $needs; then
+			if out=$(modprobe "$m" 2>&1); then
+				pass "$tag modprobe $m"
+				LOADED="$LOADED $(modname "$m")"
+			else
+				echo "  | $out"
+				fail "$tag modprobe $m (${needs:-no CPU requirement})"
+			fi
+		else
+			if out=$(modprobe "$m" 2>&1); then
+				fail "$tag $m loaded although the CPU lacks one of: $needs"
+				LOADED="$LOADED $(modname "$m")"
+			elif echo "$out" | grep -q 'No such device'; then
+				pass "$tag $m refused with ENODEV (CPU lacks one of: $needs)"
+			else
+				echo "  | $out"
+				fail "$tag $m refused, but not with ENODEV"
+			fi
+		fi
+	done
+}
+
+is_loaded()
+{
+	[ -d "/sys/module/$(modname "$1")" ]
+}
+
+# check_proc_crypto TAG: every algorithm of the loaded project modules
+# passed its self-test, is synchronous, and each arch driver module
+# registered its algorithms.
+check_proc_crypto()
+{
+	local tag=$1 m modes x n
+
+	crypto_table >/tmp/crypto.tab
+	if awk '$2 == "sm4-generic" && $1 == "sm4" && $3 == "sm4_generic" &&
+		$5 == "passed" { f = 1 } END { exit !f }' /tmp/crypto.tab; then
+		pass "$tag /proc/crypto: sm4-generic selftest passed, priority $(awk '$2 == "sm4-generic" { print $4 }' /tmp/crypto.tab)"
+	else
+		fail "$tag /proc/crypto: no sm4-generic with selftest passed"
+	fi
+	for m in $LOADED; do
+		case $m in
+		sm4) continue ;;
+		esac
+		n=$(awk -v m="$m" '$3 == m' /tmp/crypto.tab | wc -l)
+		if [ "$n" -eq 0 ]; then
+			fail "$tag /proc/crypto: module $m registered no algorithm"
+			continue
+		fi
+		awk -v m="$m" '$3 == m' /tmp/crypto.tab >/tmp/crypto.mod
+		while read -r name drv mod prio st type async internal; do
+			if [ "$st" = passed ]; then
+				pass "$tag $drv ($name, $type, priority $prio): selftest passed"
+			else
+				fail "$tag $drv ($name, $type, priority $prio): selftest $st"
+			fi
+			if [ "$type" = skcipher ]; then
+				if [ "$async" = no ] && [ "$internal" != yes ]; then
+					pass "$tag $drv: async: no"
+				else
+					fail "$tag $drv: async: $async internal: $internal"
+				fi
+			fi
+		done </tmp/crypto.mod
+		# A multi-mode driver registers all five skciphers.
+		case $m in
+		sm4_generic|*_cipher|sm4_broken_test) continue ;;
+		esac
+		modes=
+		for x in ecb cbc cfb ctr xts; do
+			grep -q "^$x(sm4) " /tmp/crypto.mod || modes="$modes $x"
+		done
+		if [ -z "$modes" ]; then
+			pass "$tag $m registers ecb/cbc/cfb/ctr/xts(sm4)"
+		else
+			fail "$tag $m does not register:$modes"
+		fi
+	done
+}
+
+# check_resolution TAG: each generic name resolves to the
+# highest-priority driver registered for it.
+check_resolution()
+{
+	local tag=$1 x got want
+
+	for x in ecb cbc cfb ctr xts; do
+		if [ ! -x "$AFALG" ]; then
+			fail "$tag resolve $x(sm4): sm4-afalg missing"
+			continue
+		fi
+		got=$("$AFALG" resolve -q "$x(sm4)" 2>/tmp/resolve.err |
+			head -n1)
+		# Resolving instantiated any template; now read the table.
+		want=$(best_driver "$x(sm4)")
+		if [ -n "$got" ] && [ "$got" = "${want%% *}" ]; then
+			pass "$tag $x(sm4) resolves to $got (module ${want#* })"
+		else
+			cat /tmp/resolve.err
+			fail "$tag $x(sm4) resolves to '${got:-?}', expected the highest-priority '${want%% *}'"
+		fi
+	done
+}
+
+dmesg_mark()
+{
+	dmesg >/tmp/dmesg.before
+}
+
+# dmesg lines logged since dmesg_mark.
+dmesg_new()
+{
+	dmesg >/tmp/dmesg.now
+	awk 'NR == FNR { seen[$0] = 1; next } !seen[$0]' \
+		/tmp/dmesg.before /tmp/dmesg.now
+}
+
+run_tcrypt()
+{
+	local tag=$1 out
+
+	dmesg_mark
+	out=$(modprobe tcrypt mode=191 2>&1)
+	dmesg_new >/tmp/tcrypt.log
+	cat /tmp/tcrypt.log
+	if ! echo "$out" | grep -q 'Resource temporarily unavailable'; then
+		echo "  | $out"
+		fail "$tag tcrypt mode=191 did not end with EAGAIN"
+	elif grep -qiE 'alg: .*fail|tcrypt: one or more tests failed|failed to load transform' \
+			/tmp/tcrypt.log; then
+		fail "$tag tcrypt mode=191 reported failures"
+	else
+		pass "$tag tcrypt mode=191: ecb/cbc/cfb/ctr(sm4) test vectors passed"
+	fi
+}
+
+# --- part 1 ---------------------------------------------------------------
+
+part1()
+{
+	part_begin 1 "load modules, /proc/crypto"
+	load_project_modules part1
+	if [ "$BROKEN" = 1 ]; then
+		if [ -e "$KMODS/sm4_broken_test.ko" ]; then
+			check "part1 insmod sm4_broken_test (deliberately broken driver)" \
+				insmod "$KMODS/sm4_broken_test.ko"
+			LOADED="$LOADED sm4_broken_test"
+		else
+			fail "part1 sm4_broken_test.ko missing (tests/guest/kmod not built)"
+		fi
+	fi
+	check_proc_crypto part1
+	modprobe algif_skcipher
+	check_resolution part1
+	part_end
+}
+
+# --- part 2 ---------------------------------------------------------------
+
+part2()
+{
+	part_begin 2 "tcrypt mode=191"
+	run_tcrypt part2
+	part_end
+}
+
+# --- part 3 ---------------------------------------------------------------
+
+part3()
+{
+	part_begin 3 "AF_ALG vectors, $CASES cases per mode"
+	modprobe algif_skcipher
+	if [ -e "$VECTORS" ]; then
+		afalg part3 check "$VECTORS"
+	else
+		fail "part3 $VECTORS missing"
+	fi
+	afalg part3 cross
+	part_end
+}
+
+# --- part 4 ---------------------------------------------------------------
+
+part4()
+{
+	local out rc
+
+	part_begin 4 "bad input, XTS weak keys"
+	modprobe algif_skcipher
+	afalg part4 badinput
+	if [ -e "$KMODS/sm4_xts_weakkey_test.ko" ]; then
+		dmesg_mark
+		out=$(insmod "$KMODS/sm4_xts_weakkey_test.ko" 2>&1)
+		rc=$?
+		dmesg_new | grep 'sm4-weakkey:' >/tmp/weakkey.log
+		cat /tmp/weakkey.log
+		if [ $rc -eq 0 ] && grep -q PASS /tmp/weakkey.log &&
+				! grep -q FAIL /tmp/weakkey.log; then
+			pass "part4 sm4_xts_weakkey_test: $(grep -c PASS /tmp/weakkey.log) PASS lines, none failed"
+		else
+			echo "  | $out"
+			fail "part4 sm4_xts_weakkey_test (insmod status $rc, $(grep -c FAIL /tmp/weakkey.log) FAIL lines)"
+		fi
+		is_loaded sm4_xts_weakkey_test && rmmod sm4_xts_weakkey_test
+	else
+		fail "part4 sm4_xts_weakkey_test.ko missing (tests/guest/kmod not built)"
+	fi
+	part_end
+}
+
+# --- part 5 ---------------------------------------------------------------
+
+luks_open()
+{
+	cryptsetup open --key-file "$LUKS_KEY" "$DISK" "$MAPNAME"
+}
+
+luks_close()
+{
+	if grep -q " $MNT " /proc/mounts; then
+		umount "$MNT" || return 1
+	fi
+	if cryptsetup status "$MAPNAME" >/dev/null 2>&1; then
+		cryptsetup close "$MAPNAME" || return 1
+	fi
+	return 0
+}
+
+# verify_files TAG: every file of $DATA is on the volume, byte-identical.
+verify_files()
+{
+	local tag=$1 n
+
+	n=$(wc -l <"$DATA.sha256")
+	if (cd "$MNT" && sha256sum -c "$DATA.sha256") >/tmp/verify.out 2>&1; then
+		pass "$tag all $n files on the encrypted volume match their SHA-256"
+	else
+		cat /tmp/verify.out
+		fail "$tag files differ from their SHA-256 (see console)"
+	fi
+}
+
+part5()
+{
+	local st
+
+	part_begin 5 "dm-crypt sm4-xts-plain64"
+	modprobe -a dm_mod dm_crypt ext4 algif_skcipher
+	mkdir -p "$MNT"
+	if [ ! -b "$DISK" ]; then
+		fail "part5 no disk $DISK"
+		part_end
+		return
+	fi
+	check "part5 luksFormat --type luks2 --cipher sm4-xts-plain64 --key-size 256" \
+		cryptsetup luksFormat --batch-mode --type luks2 \
+			--cipher sm4-xts-plain64 --key-size 256 \
+			--pbkdf pbkdf2 --pbkdf-force-iterations 1000 \
+			--hash sha256 --key-file "$LUKS_KEY" "$DISK"
+	check "part5 cryptsetup open" luks_open
+	st=$(cryptsetup status "$MAPNAME" 2>&1)
+	echo "$st"
+	if echo "$st" | grep -qE 'cipher: +sm4-xts-plain64' &&
+			echo "$st" | grep -qE 'keysize: +256 bits'; then
+		pass "part5 mapping uses sm4-xts-plain64, 256-bit key"
+	else
+		fail "part5 mapping cipher is not sm4-xts-plain64/256"
+	fi
+	check "part5 mkfs.ext4 on the mapping" \
+		mkfs.ext4 -q -F "/dev/mapper/$MAPNAME"
+	if check "part5 mount" mount -t ext4 "/dev/mapper/$MAPNAME" "$MNT"; then
+		cp -a "$DATA/." "$MNT/"
+		sync
+		verify_files "part5 first open:"
+	fi
+	check "part5 close" luks_close
+	echo 3 >/proc/sys/vm/drop_caches
+	check "part5 reopen" luks_open
+	if check "part5 mount after reopen" \
+			mount -t ext4 "/dev/mapper/$MAPNAME" "$MNT"; then
+		verify_files "part5 after reopen:"
+	fi
+	check "part5 close after reopen" luks_close
+
+	if cryptsetup benchmark --cipher sm4-xts-plain64 >/tmp/bench.out 2>&1 &&
+			grep -q 'MiB/s' /tmp/bench.out; then
+		cat /tmp/bench.out
+		pass "part5 cryptsetup benchmark:$(grep 'MiB/s' /tmp/bench.out | tail -n1 | tr -s ' ')"
+	else
+		cat /tmp/bench.out
+		fail "part5 cryptsetup benchmark --cipher sm4-xts-plain64"
+	fi
+	part_end
+}
+
+# Phase 2: the volume formatted by the first boot, reopened after a
+# reboot.  Nothing is loaded by hand: cryptsetup's requests make the
+# kernel load dm-crypt and the SM4 modules (part 8 checks which).
+part5_second_boot()
+{
+	part_begin 5 "second boot: reopen and verify"
+	mkdir -p "$MNT"
+	if ! check "part5 second boot: cryptsetup open" luks_open; then
+		part_end
+		return 1
+	fi
+	modprobe ext4
+	if check "part5 second boot: mount" \
+			mount -t ext4 "/dev/mapper/$MAPNAME" "$MNT"; then
+		verify_files "part5 second boot:"
+	fi
+	part_end
+}
+
+# --- part 6 ---------------------------------------------------------------
+
+part6()
+{
+	part_begin 6 "AF_ALG stress, $STRESS_WORKERS workers"
+	modprobe algif_skcipher
+	afalg part6 stress --workers "$STRESS_WORKERS" --seconds "$STRESS_SECONDS"
+	part_end
+}
+
+# --- part 7 ---------------------------------------------------------------
+
+# try_rmmod_busy TAG MOD: rmmod must be refused and leave MOD loaded.
+try_rmmod_busy()
+{
+	local tag=$1 m=$2 out
+
+	if out=$(rmmod "$m" 2>&1); then
+		fail "$tag rmmod $m succeeded while in use"
+		return
+	fi
+	echo "  | $out"
+	if is_loaded "$m" && echo "$out" | grep -qiE 'in use|temporarily unavailable'; then
+		pass "$tag rmmod $m refused while in use"
+	else
+		fail "$tag rmmod $m failed oddly: $out"
+	fi
+}
+
+part7()
+{
+	local tag=part7 mapped=0 best m mods rev
+
+	part_begin 7 "rmmod and reload"
+	modprobe -a dm_mod dm_crypt ext4
+	mkdir -p "$MNT"
+	if want_part 5 && luks_open; then
+		mapped=1
+		mount -t ext4 "/dev/mapper/$MAPNAME" "$MNT"
+	fi
+	best=$(best_driver "xts(sm4)")
+	echo "xts(sm4) is served by: $best"
+	if [ $mapped = 1 ]; then
+		m=${best#* }
+		# A template instance (e.g. xts(sm4-generic)) pins sm4_generic.
+		case $m in
+		sm4_*|sm4) ;;
+		*) m=sm4_generic ;;
+		esac
+		try_rmmod_busy "$tag (dm-crypt mapping open)" "$m"
+		[ "$m" != sm4_generic ] &&
+			try_rmmod_busy "$tag (dm-crypt mapping open)" sm4_generic
+		verify_files "$tag mapping still works after the refused rmmod:"
+		check "$tag close the mapping" luks_close
+	elif want_part 5; then
+		fail "$tag could not open the LUKS volume for the in-use test"
+	fi
+	# Library and generic module are pinned by their users.
+	for m in $LOADED; do
+		case $m in
+		sm4|sm4_generic) ;;
+		*) try_rmmod_busy "$tag ($m loaded)" sm4_generic; break ;;
+		esac
+	done
+	try_rmmod_busy "$tag (sm4_generic loaded)" sm4
+
+	# Unload everything in reverse order of loading.
+	rev=
+	for m in $LOADED; do
+		rev="$m $rev"
+	done
+	for m in $rev; do
+		check "$tag rmmod $m" rmmod "$m"
+	done
+	mods=$(crypto_table | awk '$3 ~ /^sm4/ { print $2 }' | tr '\n' ' ')
+	if [ -z "$mods" ]; then
+		pass "$tag no SM4 algorithm left in /proc/crypto after unloading"
+	else
+		fail "$tag algorithms left after unloading: $mods"
+	fi
+
+	# Reload and check again.
+	load_project_modules "$tag reload:"
+	check_proc_crypto "$tag reload:"
+	check_resolution "$tag reload:"
+	run_tcrypt "$tag reload:"
+	if [ $mapped = 1 ]; then
+		if check "$tag reopen after reload" luks_open &&
+				check "$tag mount after reload" \
+				mount -t ext4 "/dev/mapper/$MAPNAME" "$MNT"; then
+			verify_files "$tag after reload:"
+		fi
+		luks_close
+	fi
+	part_end
+}
+
+# --- part 8 ---------------------------------------------------------------
+
+# Phase 2, after part5_second_boot: which modules the kernel loaded on
+# its own, and whether the best driver for this CPU serves xts(sm4).
+part8()
+{
+	local best m want wprio d prio
+
+	part_begin 8 "autoload through crypto API requests"
+	if is_loaded sm4_generic || is_loaded sm4; then
+		pass "part8 sm4 modules were loaded on demand: $(lsmod | awk '$1 ~ /^sm4/ { printf "%s ", $1 }')"
+	else
+		fail "part8 no sm4 module was autoloaded"
+	fi
+	best=$(best_driver "xts(sm4)")
+	# The best xts(sm4) driver this CPU can run among the project's
+	# drivers: the highest priority among the arch drivers that loaded
+	# (nothing was loaded by hand, so the kernel's own requests made
+	# this list).
+	want=
+	wprio=-1
+	crypto_table >/tmp/crypto.tab
+	while read -r name d m prio rest; do
+		[ "$name" = "xts(sm4)" ] || continue
+		if [ "$prio" -gt "$wprio" ]; then
+			want=$d
+			wprio=$prio
+		fi
+	done </tmp/crypto.tab
+	# Every arch driver the CPU supports must have been loaded.
+	for m in $(project_modules); do
+		case $m in
+		sm4|sm4_generic|sm4-ce-cipher) continue ;;
+		esac
+		# shellcheck disable=SC2046
+		if cpu_has $(driver_needs "$m"); then
+			if is_loaded "$m"; then
+				pass "part8 $m was autoloaded"
+			else
+				fail "part8 $m supported by the CPU but not autoloaded"
+			fi
+		fi
+	done
+	if [ -n "$best" ] && [ "${best%% *}" = "$want" ]; then
+		pass "part8 xts(sm4) is served by ${best%% *} (module ${best#* })"
+	else
+		fail "part8 xts(sm4) served by '${best:-nothing}', expected '$want'"
+	fi
+	m=${best#* }
+	case $m in
+	sm4*) ;;
+	*) m=sm4_generic ;;
+	esac
+	if [ "$(cat "/sys/module/$m/refcnt" 2>/dev/null || echo 0)" -gt 0 ]; then
+		pass "part8 the open mapping holds a reference on $m"
+	else
+		fail "part8 $m has no user while the mapping is open"
+	fi
+	check "part8 close the mapping" luks_close
+	part_end
+}
+
+# --- main -----------------------------------------------------------------
+
+SUITE_T0=$(uptime_s)
+say "TIME: $ARCH boot $PHASE: kernel start to /init ${INIT_UPTIME:-?} s"
+echo "CPU: $(grep -m1 -E '^(flags|Features)' /proc/cpuinfo)"
+if [ "$PHASE" = 1 ]; then
+	want_part 1 && part1
+	if ! want_part 1; then
+		# Later parts need the modules all the same.
+		load_project_modules setup >/dev/null
+	fi
+	want_part 2 && part2
+	want_part 3 && part3
+	want_part 4 && part4
+	want_part 5 && part5
+	want_part 6 && part6
+	want_part 7 && part7
+else
+	if want_part 5 || want_part 8; then
+		lsmod | grep -q '^sm4' &&
+			fail "part8 sm4 modules loaded before anything asked for them"
+		part5_second_boot
+		want_part 8 && part8
+		luks_close
+	fi
+fi
+# Anything the kernel complained about (the host scans the console too).
+if dmesg | grep -qE 'WARNING:|BUG:|Oops|Call Trace:|kernel BUG'; then
+	dmesg | grep -E -A5 'WARNING:|BUG:|Oops|Call Trace:|kernel BUG' | head -n 40
+	fail "phase $PHASE: kernel log has a WARNING/BUG/Oops"
+fi
+say "TIME: $ARCH phase $PHASE suite total $(elapsed "$SUITE_T0") s"
+say "SUMMARY: $ARCH phase $PHASE passed=$PASSED failed=$FAILED"
+exit "$FAILED"

@@ -1,0 +1,25 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * The x86-64 AES-NI/AVX backend (arch/x86/sm4-aesni-avx-asm_64.S) in the
+ * harness.  __builtin_cpu_supports() also checks that the OS enables the
+ * AVX state (XCR0), as the kernel glue does with cpu_has_xfeatures().
+ */
+#include <sm4/compat.h>
+#include <sm4/modes.h>
+#include "impl.h"
+
+SM4_DEFINE_MODE_OPS(sm4_aesni_avx_ops, sm4_aesni_avx);
+
+static bool aesni_avx_available(void)
+{
+	__builtin_cpu_init();
+	return __builtin_cpu_supports("avx") && __builtin_cpu_supports("aes");
+}
+
+static struct sm4_test_impl aesni_avx_impl = {
+	.name = "aesni-avx",
+	.ops = &sm4_aesni_avx_ops,
+	.available = aesni_avx_available,
+	.width = 8,
+};
+SM4_TEST_IMPL(aesni_avx_impl);

@@ -1,0 +1,25 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * The x86-64 AES-NI/AVX2 backend (arch/x86/sm4-aesni-avx2-asm_64.S) in the
+ * harness.  __builtin_cpu_supports() also checks that the OS enables the
+ * AVX state (XCR0), as the kernel glue does with cpu_has_xfeatures().
+ */
+#include <sm4/compat.h>
+#include <sm4/modes.h>
+#include "impl.h"
+
+SM4_DEFINE_MODE_OPS(sm4_aesni_avx2_ops, sm4_aesni_avx2);
+
+static bool aesni_avx2_available(void)
+{
+	__builtin_cpu_init();
+	return __builtin_cpu_supports("avx2") && __builtin_cpu_supports("aes");
+}
+
+static struct sm4_test_impl aesni_avx2_impl = {
+	.name = "aesni-avx2",
+	.ops = &sm4_aesni_avx2_ops,
+	.available = aesni_avx2_available,
+	.width = 16,
+};
+SM4_TEST_IMPL(aesni_avx2_impl);

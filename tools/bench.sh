@@ -1,0 +1,92 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0
+#
+# bench.sh [OUTDIR] [-- sm4-bench options]
+#
+# Native userspace benchmark of every SM4 implementation this CPU runs,
+# next to libgcrypt (tests/bench/sm4-bench.c).  Builds the benchmark with
+# the unit-test harness objects, runs it pinned to one CPU and writes
+#   OUTDIR/results.txt   the tables as printed
+#   OUTDIR/results.csv   one line per implementation x mode x size
+#   OUTDIR/chart.png     MB/s against request size, one panel per mode
+# OUTDIR defaults to doc/bench (the committed latest results).
+# Environment: BENCH_CPU (CPU to pin to; default the last one).
+
+set -euo pipefail
+. "$(dirname "$0")/../tests/lib/common.sh"
+
+OUTDIR=$REPO_ROOT/doc/bench
+if [ $# -gt 0 ] && [ "$1" != "--" ]; then
+	OUTDIR=$1
+	shift
+fi
+[ "${1:-}" != "--" ] || shift
+mkdir -p "$OUTDIR"
+OUTDIR=$(cd "$OUTDIR" && pwd)
+
+case $(uname -m) in
+x86_64|aarch64) ;;
+*) die "unsupported host $(uname -m)" ;;
+esac
+pkgs=(gcc make libgcrypt20-dev)
+command -v gnuplot >/dev/null || pkgs+=(gnuplot-nox)
+ensure_pkgs "${pkgs[@]}"
+
+make -s -C "$REPO_ROOT/tests/unit" build/sm4-bench >&2
+BENCH=$REPO_ROOT/tests/unit/build/sm4-bench
+
+CPU=${BENCH_CPU:-$(($(nproc) - 1))}
+CSV=$OUTDIR/results.csv
+TXT=$OUTDIR/results.txt
+rc=0
+taskset -c "$CPU" "$BENCH" -c "$CPU" -o "$CSV" "$@" | tee "$TXT" || rc=$?
+[ -s "$CSV" ] || die "the benchmark wrote no results"
+
+# Chart: one gnuplot datablock per (mode, implementation), so that each
+# line only joins the sizes of its own series.
+PLT=$OUTDIR/.chart.gp
+model=$(sed -n 's/^# sm4-bench: \(.*\), \(pinned\|not pinned\).*/\1/p' "$TXT")
+awk -F, -v out="$OUTDIR/chart.png" -v model="$model" '
+NR == 1 { next }
+{
+	row = toupper($2) ($2 == "ctr" ? "" : " " $3)
+	if (!(row in rseen)) { rseen[row] = 1; rows[++nr] = row }
+	if (!($1 in iseen)) { iseen[$1] = 1; impls[++ni] = $1 }
+	key = row SUBSEP $1
+	data[key] = data[key] $5 " " $6 "\n"
+}
+END {
+	print "set terminal pngcairo size 1500,1150 font \",10\""
+	print "set output \"" out "\""
+	print "set logscale x 2"
+	print "set xrange [12:1400000]"
+	print "set xtics (\"16\" 16, \"64\" 64, \"256\" 256, \"1K\" 1024, \"4K\" 4096, \"16K\" 16384, \"64K\" 65536, \"256K\" 262144, \"1M\" 1048576)"
+	print "set grid"
+	print "set xlabel \"request size (bytes)\""
+	print "set ylabel \"MB/s\""
+	print "set yrange [0:*]"
+	for (r = 1; r <= nr; r++)
+		for (i = 1; i <= ni; i++) {
+			printf "$d%d_%d << EOD\n%sEOD\n", r, i, data[rows[r] SUBSEP impls[i]]
+		}
+	cols = 3
+	rws = int((nr + cols - 1) / cols)
+	printf "set multiplot layout %d,%d title \"SM4 throughput, %s (userspace, one core)\" font \",13\" margins 0.05,0.98,0.05,0.90 spacing 0.06,0.09\n", rws, cols, model
+	for (r = 1; r <= nr; r++) {
+		# One legend for all panels, centred under the title.
+		if (r == 1)
+			print "set key horizontal at screen 0.5,0.945 center center font \",11\" samplen 3 width 2"
+		else
+			print "unset key"
+		printf "set title \"%s\"\n", rows[r]
+		printf "plot "
+		for (i = 1; i <= ni; i++)
+			printf "%s$d%d_%d using 1:2 with linespoints lw 2 pt 7 ps 0.6 title \"%s\"", (i > 1 ? ", " : ""), r, i, impls[i]
+		printf "\n"
+	}
+	print "unset multiplot"
+}' "$CSV" >"$PLT"
+gnuplot "$PLT" || die "gnuplot failed (script: $PLT)"
+rm -f "$PLT"
+log "wrote $TXT, $CSV and $OUTDIR/chart.png"
+exit "$rc"
