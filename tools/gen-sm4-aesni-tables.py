@@ -1,6 +1,6 @@
 #!/usr/bin/env python3
 # SPDX-License-Identifier: GPL-2.0
-"""Derive the constants of arch/x86/sm4-aesni-modes.h and check them.
+"""Derive the constants of arch/x86/sm4-aesni-modes.S and check them.
 
 Prints the table section of that header (between its "Constants" line
 and .Lsm4_mask_0f); exits with an assertion error if any check fails.

@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
  * SM4 bulk functions with AES-NI and AVX (xmm, 8 blocks in parallel).
- * The round function, cores and mode bodies are in sm4-aesni-modes.h;
+ * The round function, cores and mode bodies are in sm4-aesni-modes.S;
  * this file instantiates them for xmm registers.  Function signatures: see
  * SM4_DEFINE_MODE_OPS in include/sm4/modes.h.
  */
@@ -9,7 +9,7 @@
 #include <linux/linkage.h>
 #include <linux/cfi_types.h>
 #include <asm/frame.h>
-#include "sm4-aesni-modes.h"
+#include "sm4-aesni-modes.S"
 
 .text
 
