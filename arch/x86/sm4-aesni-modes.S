@@ -671,6 +671,8 @@
  * per-block latency at 32 round latencies plus the transforms.
  */
 .macro SM4_SERIAL_BODY mode
+	test		%ecx, %ecx
+	jz		.Lsm4_serial_none\@
 	vmovdqu		(%r8), %xmm13
 .Lsm4_serial\@:
 .ifc \mode, cbc_enc
@@ -688,4 +690,5 @@
 	dec		%ecx
 	jnz		.Lsm4_serial\@
 	vmovdqu		%xmm13, (%r8)
+.Lsm4_serial_none\@:
 .endm

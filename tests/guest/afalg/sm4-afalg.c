@@ -597,7 +597,8 @@ static int pipe_open(void)
 		close(pipe_fds[1]);
 	}
 	if (pipe2(pipe_fds, O_CLOEXEC)) {
-		pipe_fds[0] = pipe_fds[1] = -1;
+		pipe_fds[0] = -1;
+		pipe_fds[1] = -1;
 		return -errno;
 	}
 	pipe_pid = getpid();
@@ -1471,6 +1472,7 @@ static int cmd_cross(int argc, char **argv)
 
 	for (m = 0; m < SM4_VEC_NUM_MODES; m++) {
 		int idx[MAX_TARGETS], n = 0, fails = 0;
+		const char *verdict;
 		uint64_t rng = seed ^ (uint64_t)m << 40;
 		char names[512] = "";
 		unsigned long k;
@@ -1503,9 +1505,10 @@ static int cmd_cross(int argc, char **argv)
 						    fails < DETAIL_LIMIT);
 			}
 			compared++;
-			result(!fails, "cross %s %lu cases, %d drivers agree%s (%s) (%.1f s)",
-			       mode_names[m], cases, n,
-			       fails ? " NOT" : "", names, now() - t0);
+			verdict = fails ? "DISAGREE" : "agree";
+			result(!fails, "cross %s %lu cases, %d drivers %s (%s) (%.1f s)",
+			       mode_names[m], cases, n, verdict, names,
+			       now() - t0);
 			if (fails)
 				info("  %d of %lu cases disagree\n", fails,
 				     cases);
@@ -1951,12 +1954,9 @@ int main(int argc, char **argv)
 			return n_failed ? 1 : 0;
 	} else if (!strcmp(cmd, "list")) {
 		ret = cmd_list();
-	} else if (!strcmp(cmd, "-h") || !strcmp(cmd, "--help")) {
-		usage();
-		return 0;
 	} else {
 		usage();
-		return 2;
+		return strcmp(cmd, "-h") && strcmp(cmd, "--help") ? 2 : 0;
 	}
 	if (ret)
 		return ret;
