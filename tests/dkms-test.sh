@@ -65,6 +65,12 @@ step()
 	return 1
 }
 
+# words TEXT: TEXT on one line.
+words()
+{
+	echo "$1" | tr '\n' ' ' | sed 's/ $//'
+}
+
 # The modules dkms.conf lists for this architecture.
 conf_modules()
 {
@@ -95,16 +101,16 @@ if step dkms-build dkms build -m "$NAME" -v "$VERSION" -k "$KVER"; then
 		"$DKMS_DIR/$KVER/$ARCH/log/make.log" | xargs -r -n1 basename | sort)
 	listed=$(conf_modules)
 	if [ -n "$built" ] && [ "$built" = "$listed" ]; then
-		pass "dkms.conf lists exactly the built modules: $(echo $listed)"
+		pass "dkms.conf lists exactly the built modules: $(words "$listed")"
 	else
-		fail "built modules ($(echo $built)) != dkms.conf ($(echo $listed))"
+		fail "built modules ($(words "$built")) != dkms.conf ($(words "$listed"))"
 	fi
 fi
 
 if step dkms-install dkms install -m "$NAME" -v "$VERSION" -k "$KVER"; then
 	bad=
 	for m in $(conf_modules); do
-		ko=$(ls "$INST/$m.ko"* 2>/dev/null | head -n1)
+		ko=$(compgen -G "$INST/$m.ko*" | head -n1)
 		if [ -z "$ko" ]; then
 			bad="$bad $m:missing"
 			continue
@@ -121,7 +127,7 @@ if step dkms-install dkms install -m "$NAME" -v "$VERSION" -k "$KVER"; then
 	fi
 	signer=$(modinfo -F signer "$INST/sm4.ko"* 2>/dev/null | head -n1)
 	echo "info: module signer: ${signer:-<unsigned>}"
-	if dkms status -m "$NAME" -v "$VERSION" -k "$KVER" | grep -q 'installed'; then
+	if dkms status -m "$NAME" -v "$VERSION" -k "$KVER" 2>/dev/null | grep -q installed; then
 		pass "dkms status: installed"
 	else
 		fail "dkms status does not say installed"
@@ -142,8 +148,8 @@ fi
 # Remove everything again unless --keep.
 if [ -z "$KEEP" ]; then
 	if step dkms-remove dkms remove -m "$NAME" -v "$VERSION" --all; then
-		left=$(ls "$INST" 2>/dev/null | grep -E '^sm4' || true)
-		if [ -z "$left" ] && ! dkms status -m "$NAME" | grep -q .; then
+		left=$(compgen -G "$INST/sm4*" || true)
+		if [ -z "$left" ] && ! dkms status -m "$NAME" 2>/dev/null | grep -q .; then
 			pass "removed: nothing left in $INST, dkms status empty"
 		else
 			fail "after remove: left in $INST: $left"

@@ -38,8 +38,14 @@ BENCH=$REPO_ROOT/tests/unit/build/sm4-bench
 CPU=${BENCH_CPU:-$(($(nproc) - 1))}
 CSV=$OUTDIR/results.csv
 TXT=$OUTDIR/results.txt
-rc=0
-taskset -c "$CPU" "$BENCH" -c "$CPU" -o "$CSV" "$@" | tee "$TXT" || rc=$?
+rm -f "$CSV"
+set +e
+{
+	echo "# SPDX-License-Identifier: GPL-2.0"
+	taskset -c "$CPU" "$BENCH" -c "$CPU" -o "$CSV" "$@"
+} | tee "$TXT"
+rc=${PIPESTATUS[0]}
+set -e
 [ -s "$CSV" ] || die "the benchmark wrote no results"
 
 # Chart: one gnuplot datablock per (mode, implementation), so that each
@@ -47,7 +53,7 @@ taskset -c "$CPU" "$BENCH" -c "$CPU" -o "$CSV" "$@" | tee "$TXT" || rc=$?
 PLT=$OUTDIR/.chart.gp
 model=$(sed -n 's/^# sm4-bench: \(.*\), \(pinned\|not pinned\).*/\1/p' "$TXT")
 awk -F, -v out="$OUTDIR/chart.png" -v model="$model" '
-NR == 1 { next }
+/^#/ || $1 == "implementation" { next }
 {
 	row = toupper($2) ($2 == "ctr" ? "" : " " $3)
 	if (!(row in rseen)) { rseen[row] = 1; rows[++nr] = row }

@@ -15,7 +15,8 @@
 # start with "sm4_tcrypt: "; tools/tcrypt-table.py parses them.
 #
 # The sources come from Debian's linux-source-<major.minor> package
-# (installed when missing); only crypto/tcrypt.[ch] are extracted, into
+# (installed when missing); only crypto/tcrypt.c and the headers of crypto/
+# are extracted, into
 # $SM4_CACHE/tcrypt-src (default .cache/tcrypt-src).  Everything else is
 # built in OUTDIR (default .cache/tcrypt/<arch>-<kernel release>); the
 # module ends up at OUTDIR/sm4_tcrypt.ko and its path is printed.
@@ -78,12 +79,17 @@ mkdir -p "$CACHE/tcrypt-src"
 exec 7>"$CACHE/tcrypt-src/.$SERIES.lock"
 flock 7
 if [ ! -e "$ORIG/.complete" ]; then
-	log "extracting crypto/tcrypt.[ch] from $TARBALL"
+	log "extracting crypto/tcrypt.c and crypto/*.h from $TARBALL"
 	rm -rf "$ORIG"
 	mkdir -p "$ORIG"
+	# tcrypt.c includes local headers ("tcrypt.h"; "internal.h" since
+	# 6.x): take every header of crypto/ itself, they are small.
 	tar -xJf "$TARBALL" -C "$ORIG" --strip-components=1 \
+		--wildcards --no-wildcards-match-slash \
 		"linux-source-$SERIES/crypto/tcrypt.c" \
-		"linux-source-$SERIES/crypto/tcrypt.h"
+		"linux-source-$SERIES/crypto/*.h"
+	[ -f "$ORIG/crypto/tcrypt.c" ] && [ -f "$ORIG/crypto/tcrypt.h" ] ||
+		die "no crypto/tcrypt.[ch] in $TARBALL"
 	touch "$ORIG/.complete"
 fi
 flock -u 7
@@ -93,7 +99,7 @@ flock -u 7
 SRC="$OUTDIR/src"
 rm -rf "$SRC"
 mkdir -p "$SRC/crypto"
-cp "$ORIG/crypto/tcrypt.c" "$ORIG/crypto/tcrypt.h" "$SRC/crypto/"
+cp "$ORIG"/crypto/tcrypt.c "$ORIG"/crypto/*.h "$SRC/crypto/"
 npatches=0
 for p in "$PATCHDIR"/*.patch; do
 	[ -e "$p" ] || continue
@@ -112,7 +118,7 @@ sm4_tcrypt-y := tcrypt.o
 EOF
 
 MAKEARGS=(-C "$KDIR" M="$SRC/crypto" -j"$(nproc)")
-STRIP=strip
+STRIP="strip"
 if [ -n "${ARCH:-}" ]; then
 	MAKEARGS+=(ARCH="$ARCH")
 fi

@@ -185,6 +185,7 @@ def print_tables(res, out):
 
 def write_csv(res, path):
     with open(path, "w", newline="") as f:
+        f.write("# SPDX-License-Identifier: GPL-2.0\n")
         w = csv.writer(f)
         w.writerow(["implementation", "api", "mode", "direction", "bytes",
                     "value", "unit", "samples"])

@@ -628,6 +628,7 @@ static void write_csv(const char *path, int generic, int gcry)
 		perror(path);
 		exit(1);
 	}
+	fputs("# SPDX-License-Identifier: GPL-2.0\n", f);
 	fputs("implementation,mode,direction,size,bytes,mb_per_s,ticks_per_byte,core_cycles_per_byte,ns_per_request,requests_per_run,runs,cputime_runs,spread,vs_generic,vs_libgcrypt\n",
 	      f);
 	for (i = 0; i < n_bimpls; i++)

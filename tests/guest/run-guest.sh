@@ -176,6 +176,8 @@ fi
 gcc -O2 -Wall -o "$WORK/gen-vectors" "$REPO_ROOT/tests/common/gen-vectors.c" \
 	"$REPO_ROOT/tests/common/sm4-vectors.c" -lgcrypt ||
 	setup_fail "build tests/common/gen-vectors"
+gcc -O2 -Wall -o "$WORK/dm-xts" "$REPO_ROOT/tests/guest/dm-xts.c" -lgcrypt ||
+	setup_fail "build tests/guest/dm-xts"
 "$WORK/gen-vectors" "$WORK/vectors.bin" "$CASES" "$SEED" >/dev/null ||
 	setup_fail "generate test vectors"
 step_done "build tools and vectors"
@@ -227,6 +229,21 @@ mkdir -p "$STAGE/opt/sm4/data/dir/sub"
 head -c 12345 /dev/urandom >"$STAGE/opt/sm4/data/dir/sub/nested.bin"
 (cd "$STAGE/opt/sm4/data" && find . -type f | sort | xargs sha256sum) \
 	>"$STAGE/opt/sm4/data.sha256"
+# Raw dm-crypt check on a second disk, with a key and IV offset the host
+# knows: the guest writes dmA.bin through dm-crypt at sector 0 (the host
+# decrypts it with libgcrypt after the boot), and reads back at sector
+# 4096 what the host encrypted with libgcrypt (dmB.bin).  The IV offset
+# makes the plain64 sector numbers cross 2^32.
+DMXTS_KEY=$(od -An -N32 -tx1 /dev/urandom | tr -d ' \n')
+DMXTS_IV_OFFSET=4294966296
+head -c 1048576 /dev/urandom >"$WORK/dmA.bin"
+head -c 1048576 /dev/urandom >"$WORK/dmB.bin"
+cp "$WORK/dmA.bin" "$STAGE/opt/sm4/dmA.bin"
+sha256sum <"$WORK/dmB.bin" | cut -d' ' -f1 >"$STAGE/opt/sm4/dmB.sha256"
+truncate -s 4M "$WORK/disk2.img"
+"$WORK/dm-xts" enc "$DMXTS_KEY" $((DMXTS_IV_OFFSET + 4096)) <"$WORK/dmB.bin" |
+	dd of="$WORK/disk2.img" bs=512 seek=4096 conv=notrunc status=none ||
+	setup_fail "dm-xts: prepare the raw dm-crypt disk"
 cat >"$STAGE/etc/sm4-test.conf" <<EOF
 ARCH=$ARCH
 PARTS=$PARTS
@@ -235,6 +252,8 @@ BROKEN=$BROKEN
 STRESS_SECONDS=$STRESS_SECONDS
 STRESS_WORKERS=$STRESS_WORKERS
 VERDICT_DEV=$VERDICT_DEV
+DMXTS_KEY=$DMXTS_KEY
+DMXTS_IV_OFFSET=$DMXTS_IV_OFFSET
 EOF
 (cd "$STAGE" && find . -print0 | LC_ALL=C sort -z |
 	cpio -0 -o -H newc -R 0:0 --quiet) >"$WORK/overlay.cpio" ||
@@ -246,6 +265,14 @@ step_done "make initramfs"
 truncate -s 96M "$WORK/disk.img"
 
 # --- boots --------------------------------------------------------------------
+
+want_part()
+{
+	case ",$PARTS," in
+	*",$1,"*) return 0 ;;
+	esac
+	return 1
+}
 
 # boot N TIMEOUT: run the guest for phase N; evaluates the verdict and the
 # console.
@@ -259,7 +286,9 @@ boot()
 	      -no-reboot -kernel "$VMLINUZ" -initrd "$WORK/initrd.cpio"
 	      -append "$cmdline"
 	      -drive "file=$WORK/disk.img,format=raw,if=none,id=disk0,cache=writeback"
-	      -device virtio-blk-pci,drive=disk0
+	      -device virtio-blk-pci,drive=disk0,serial=sm4luks
+	      -drive "file=$WORK/disk2.img,format=raw,if=none,id=disk1,cache=writeback"
+	      -device virtio-blk-pci,drive=disk1,serial=sm4raw
 	      -device virtio-rng-pci)
 	if [ $VERBOSE = 1 ]; then
 		args+=(-chardev "stdio,id=con0,logfile=$con,signal=off")
@@ -285,7 +314,7 @@ boot()
 	: >"$ver"
 	log "$ARCH: boot $n (timeout ${tmo}s)"
 	t0=$(date +%s.%N)
-	timeout -k 10 "$tmo" "$QEMU" "${args[@]}" </dev/null &
+	timeout -k 10 "$tmo" "$QEMU" "${args[@]}" </dev/null 2>"$WORK/qemu$n.err" &
 	qpid=$!
 	# Live progress: the verdict channel as it is written (tail ends
 	# when QEMU does).
@@ -302,12 +331,23 @@ boot()
 		fail "boot $n hit the ${tmo}s timeout"
 	elif [ $rc -ne 0 ]; then
 		fail "boot $n: QEMU exited with status $rc"
+		sed 's/^/  | /' "$WORK/qemu$n.err"
 	fi
 	if grep -q "^END: $ARCH phase=$n" "$ver.clean"; then
 		pass "boot $n: suite ran to the end"
 	else
 		fail "boot $n: suite did not finish (no END on the verdict channel; console $con)"
 		tail -n 30 "$con" | tr -d '\r' | sed 's/^/  | /'
+	fi
+	# The sectors the guest wrote through dm-crypt, decrypted here.
+	if [ "$n" = 1 ] && want_part 5; then
+		if dd if="$WORK/disk2.img" bs=512 count=2048 status=none |
+				"$WORK/dm-xts" dec "$DMXTS_KEY" "$DMXTS_IV_OFFSET" |
+				cmp -s - "$WORK/dmA.bin"; then
+			pass "part5 host: sectors the guest wrote through dm-crypt decrypt to the data with libgcrypt SM4-XTS (plain64 IVs across 2^32)"
+		else
+			fail "part5 host: sectors the guest wrote through dm-crypt do not decrypt to the data with libgcrypt SM4-XTS"
+		fi
 	fi
 	# Kernel messages only (they carry printk timestamps): the suite's
 	# and the tools' own output is not the kernel's.

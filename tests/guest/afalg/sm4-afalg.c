@@ -862,6 +862,50 @@ static int process(int op, struct request *r, struct bufs *bf,
 	return err;
 }
 
+/* ---- Options ------------------------------------------------------- */
+
+/*
+ * Take the options "--NAME VALUE" or "--NAME=VALUE" of @names (NULL
+ * terminated) out of @argv, anywhere among the positional arguments,
+ * which are moved to the front.  @vals[i] receives the value of
+ * @names[i] (left alone if absent).  Returns the number of positional
+ * arguments, or -1 after printing an error.
+ */
+static int take_opts(const char *cmd, int argc, char **argv,
+		     const char * const *names, const char **vals)
+{
+	int i, j, npos = 0;
+
+	for (i = 0; i < argc; i++) {
+		const char *arg = argv[i], *eq;
+		size_t len;
+
+		if (arg[0] != '-') {
+			argv[npos++] = argv[i];
+			continue;
+		}
+		eq = strchr(arg, '=');
+		len = eq ? (size_t)(eq - arg) : strlen(arg);
+		for (j = 0; names[j]; j++)
+			if (len == strlen(names[j]) &&
+			    !strncmp(arg, names[j], len))
+				break;
+		if (!names[j]) {
+			fprintf(stderr, "%s: unknown option %s\n", cmd, arg);
+			return -1;
+		}
+		if (eq) {
+			vals[j] = eq + 1;
+		} else if (i + 1 < argc) {
+			vals[j] = argv[++i];
+		} else {
+			fprintf(stderr, "%s: %s needs a value\n", cmd, arg);
+			return -1;
+		}
+	}
+	return npos;
+}
+
 /* ---- Targets (drivers under test) ----------------------------------- */
 
 struct target {
@@ -1165,6 +1209,21 @@ struct check_stats {
 	unsigned long per_variant[V_NUM];
 };
 
+/* " = N oneshot + N pieces + ..." for a PASS line (static buffer). */
+static const char *variant_counts(const struct check_stats *st)
+{
+	static char buf[160];
+	size_t used = 0;
+	int v;
+
+	buf[0] = 0;
+	for (v = 0; v < V_NUM; v++)
+		used += snprintf(buf + used, sizeof(buf) - used, "%s%lu %s",
+				 v ? " + " : " = ", st->per_variant[v],
+				 variant_names[v]);
+	return buf;
+}
+
 /* Print a mismatch: where it starts, and the block around it. */
 static void report_mismatch(const char *what, const struct sm4_vec *v,
 			    const struct request *r, const uint8_t *exp,
@@ -1250,6 +1309,8 @@ static int check_vector(int tfm, const struct sm4_vec *v, struct bufs *bf,
 
 static int cmd_check(int argc, char **argv)
 {
+	static const char * const names[] = { "--max", "--seed", NULL };
+	const char *vals[2] = { NULL, NULL };
 	struct targets ts;
 	struct vec_set vs;
 	unsigned long max = ~0UL;
@@ -1258,27 +1319,20 @@ static int cmd_check(int argc, char **argv)
 	struct bufs bf;
 	int i;
 
+	argc = take_opts("check", argc, argv, names, vals);
+	if (argc < 0)
+		return 2;
 	if (argc < 1) {
 		fprintf(stderr, "check: missing VECTORS\n");
 		return 2;
 	}
+	if (vals[0])
+		max = strtoul(vals[0], NULL, 0);
+	if (vals[1])
+		seed = strtoull(vals[1], NULL, 0);
 	path = argv[0];
 	argc--;
 	argv++;
-	while (argc >= 2 && argv[0][0] == '-') {
-		if (!strcmp(argv[0], "--max"))
-			max = strtoul(argv[1], NULL, 0);
-		else if (!strcmp(argv[0], "--seed"))
-			seed = strtoull(argv[1], NULL, 0);
-		else
-			break;
-		argc -= 2;
-		argv += 2;
-	}
-	if (argc && argv[0][0] == '-') {
-		fprintf(stderr, "check: unknown option %s\n", argv[0]);
-		return 2;
-	}
 	if (targets_from_args(&ts, argc, argv, false))
 		return 2;
 	if (vec_load(&vs, path)) {
@@ -1327,8 +1381,9 @@ static int cmd_check(int argc, char **argv)
 			result(false, "check %s [%s]: %lu of %lu cases failed",
 			       t->name, drv, st.failures, st.cases);
 		else
-			result(true, "check %s %lu cases [%s] (%lu requests, %.1f s)",
-			       t->name, st.cases, drv, st.ops, now() - t0);
+			result(true, "check %s %lu cases [%s] (%lu requests%s, %.1f s)",
+			       t->name, st.cases, drv, st.ops,
+			       variant_counts(&st), now() - t0);
 	}
 	bufs_free(&bf);
 	return 0;
@@ -1440,6 +1495,8 @@ static int cross_case(struct targets *ts, const int *idx, int n,
 
 static int cmd_cross(int argc, char **argv)
 {
+	static const char * const names[] = { "--cases", "--seed", NULL };
+	const char *vals[2] = { NULL, NULL };
 	unsigned long cases = 2000;
 	uint64_t seed = 0xc055;
 	struct targets ts;
@@ -1448,20 +1505,13 @@ static int cmd_cross(int argc, char **argv)
 	struct bufs bf;
 	int m, i, compared = 0;
 
-	while (argc >= 2 && argv[0][0] == '-') {
-		if (!strcmp(argv[0], "--cases"))
-			cases = strtoul(argv[1], NULL, 0);
-		else if (!strcmp(argv[0], "--seed"))
-			seed = strtoull(argv[1], NULL, 0);
-		else
-			break;
-		argc -= 2;
-		argv += 2;
-	}
-	if (argc && argv[0][0] == '-') {
-		fprintf(stderr, "cross: unknown option %s\n", argv[0]);
+	argc = take_opts("cross", argc, argv, names, vals);
+	if (argc < 0)
 		return 2;
-	}
+	if (vals[0])
+		cases = strtoul(vals[0], NULL, 0);
+	if (vals[1])
+		seed = strtoull(vals[1], NULL, 0);
 	if (targets_from_args(&ts, argc, argv, true))
 		return 2;
 	bufs_init(&bf, CROSS_MAXLEN);
@@ -1808,6 +1858,10 @@ static void stress_worker(int id, struct targets *ts, struct vec_set *vs,
 
 static int cmd_stress(int argc, char **argv)
 {
+	static const char * const names[] = {
+		"--workers", "--seconds", "--vectors", "--seed", NULL
+	};
+	const char *vals[4] = { NULL, NULL, NULL, NULL };
 	int workers = 2, seconds = 10, i, pfd[2], crashed = 0;
 	struct stress_stats total = { 0 };
 	struct vec_set vs, *vsp = NULL;
@@ -1816,23 +1870,18 @@ static int cmd_stress(int argc, char **argv)
 	struct targets ts;
 	double deadline, t0 = now();
 
-	while (argc >= 2 && argv[0][0] == '-') {
-		if (!strcmp(argv[0], "--workers"))
-			workers = atoi(argv[1]);
-		else if (!strcmp(argv[0], "--seconds"))
-			seconds = atoi(argv[1]);
-		else if (!strcmp(argv[0], "--vectors"))
-			vectors = argv[1];
-		else if (!strcmp(argv[0], "--seed"))
-			seed = strtoull(argv[1], NULL, 0);
-		else
-			break;
-		argc -= 2;
-		argv += 2;
-	}
-	if ((argc && argv[0][0] == '-') || workers < 1 || workers > 256 ||
-	    seconds < 1) {
-		fprintf(stderr, "stress: bad arguments\n");
+	argc = take_opts("stress", argc, argv, names, vals);
+	if (argc < 0)
+		return 2;
+	if (vals[0])
+		workers = atoi(vals[0]);
+	if (vals[1])
+		seconds = atoi(vals[1]);
+	vectors = vals[2];
+	if (vals[3])
+		seed = strtoull(vals[3], NULL, 0);
+	if (workers < 1 || workers > 256 || seconds < 1) {
+		fprintf(stderr, "stress: bad --workers or --seconds\n");
 		return 2;
 	}
 	if (targets_from_args(&ts, argc, argv, !vectors))

@@ -1,0 +1,859 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * SM4 bulk functions with GFNI and AVX-512: 32 blocks in flight (two sets
+ * of four zmm registers), 16 for a one-set tail, 1..4 on xmm registers.
+ *
+ * Layout.  Blocks are loaded as they are in memory, four per zmm (one per
+ * 128-bit lane), and a 4x4 dword transpose inside each lane gives four
+ * registers that each hold one word of every block.  The words are never
+ * byte-swapped: a big-endian word sits byte-reversed in its dword, the
+ * S-box works bytewise anyway, and a rotation of the word value left by
+ * 8k bits is a rotation of the dword right by 8k bits.
+ *
+ * S-box and linear layer.  Every state word W is kept as M1*W (M1 applied
+ * to each byte, see tools/gen-sm4-gfni-consts.py for the derivation).  In
+ * that domain the S-box input of a round is simply
+ *	u = W1 ^ W2 ^ W3 ^ RK'	(RK' = M1*rk ^ c1, computed once per call)
+ * and GF2P8AFFINEINVQB inverts u in the AES field and applies a matrix.
+ * The new word M1*L(S(t)) is the XOR of Gk*inv(u) rotated by k bytes,
+ * k = 0..3; G1 = G2, so three GF2P8AFFINEINVQB, three rotations and four
+ * XORs make a round.  One GF2P8AFFINEQB per word enters and leaves the
+ * domain.
+ *
+ * No memory access depends on key or data.
+ *
+ * Register use (all functions):
+ *	zmm0-3	 set A: blocks 0-15 (32-block batches only)
+ *	zmm4-7	 set B: blocks 16-31, or the only set (16 blocks, or 1..4
+ *		 blocks as xmm4-7 with one block each)
+ *	zmm8-11, zmm28	round temporaries of set A
+ *	zmm12-15, zmm30	round temporaries of set B (or the only set)
+ *	zmm16-19 G0, G1(=G2), G3, M1;  zmm29 M1^-1
+ *	zmm20-27 per-mode state (IV, counters, tweaks), zmm31 scratch
+ *	k4-k7	 load/store masks of zmm4-7 in partial batches
+ *	r10	 transformed round keys (128 bytes on the stack)
+ */
+
+#include <linux/linkage.h>
+#include <linux/cfi_types.h>
+#include <asm/frame.h>
+
+/* From tools/gen-sm4-gfni-consts.py. */
+#define SM4_GFNI_C1	0x3e
+#define SM4_GFNI_E	0x63
+
+.section .rodata, "a"
+.align 64
+/* Counter increments 0..3 in the low qword of each lane. */
+.Lctr_inc0:
+	.quad 0, 0, 1, 0, 2, 0, 3, 0
+/* XTS: per-lane shifts to multiply a tweak by x^0, x^1, x^2, x^3. */
+.Lxts_shl:
+	.quad 0, 0, 1, 1, 2, 2, 3, 3
+.Lxts_shr:
+	.quad 64, 64, 63, 63, 62, 62, 61, 61
+/* XTS reduction constant (only the low qword of each lane is used). */
+.Lxts_poly:
+	.quad 0x87, 0x87, 0x87, 0x87, 0x87, 0x87, 0x87, 0x87
+.align 16
+.Lbswap32:
+	.byte 3, 2, 1, 0, 7, 6, 5, 4, 11, 10, 9, 8, 15, 14, 13, 12
+.Lbswap128:
+	.byte 15, 14, 13, 12, 11, 10, 9, 8, 7, 6, 5, 4, 3, 2, 1, 0
+.Lctr_step4:
+	.quad 4, 0
+.Lctr_step32:
+	.quad 32, 0
+.align 8
+.Lm1:
+	.quad 0x4c287db91a22505d
+.Lm1_inv:
+	.quad 0xb3a4f5863284728b
+.Lg0:
+	.quad 0x040db891e9a481b7
+.Lg1:
+	.quad 0x2c020425162040ad
+.Lg3:
+	.quad 0x280fbcb4ff84c11a
+
+.text
+
+/*
+ * In-lane 4x4 dword transposes of registers \a..\d (numbers) of width \w
+ * (x or z), through temporaries \t1, \t2.
+ * TRANSPOSE_IN: block words -> one register per word (\a = word 0).
+ * TRANSPOSE_OUT: the final state (\a = X32 .. \d = X35) -> blocks, whose
+ * words are X35, X34, X33, X32.
+ */
+.macro TRANSPOSE_IN w, a, b, c, d, t1, t2
+	vpunpckldq	%\w\()mm\b, %\w\()mm\a, %\w\()mm\t1
+	vpunpckhdq	%\w\()mm\b, %\w\()mm\a, %\w\()mm\a
+	vpunpckldq	%\w\()mm\d, %\w\()mm\c, %\w\()mm\t2
+	vpunpckhdq	%\w\()mm\d, %\w\()mm\c, %\w\()mm\c
+	vpunpckhqdq	%\w\()mm\c, %\w\()mm\a, %\w\()mm\d
+	vpunpcklqdq	%\w\()mm\c, %\w\()mm\a, %\w\()mm\c
+	vpunpcklqdq	%\w\()mm\t2, %\w\()mm\t1, %\w\()mm\a
+	vpunpckhqdq	%\w\()mm\t2, %\w\()mm\t1, %\w\()mm\b
+.endm
+
+.macro TRANSPOSE_OUT w, a, b, c, d, t1, t2
+	vpunpckldq	%\w\()mm\c, %\w\()mm\d, %\w\()mm\t1
+	vpunpckhdq	%\w\()mm\c, %\w\()mm\d, %\w\()mm\d
+	vpunpckldq	%\w\()mm\a, %\w\()mm\b, %\w\()mm\t2
+	vpunpckhdq	%\w\()mm\a, %\w\()mm\b, %\w\()mm\b
+	vpunpcklqdq	%\w\()mm\b, %\w\()mm\d, %\w\()mm\c
+	vpunpckhqdq	%\w\()mm\b, %\w\()mm\d, %\w\()mm\d
+	vpunpcklqdq	%\w\()mm\t2, %\w\()mm\t1, %\w\()mm\a
+	vpunpckhqdq	%\w\()mm\t2, %\w\()mm\t1, %\w\()mm\b
+.endm
+
+/*
+ * One round on one set, with the S-box input of the next round computed
+ * straight from this round's output so that only the S-box, one rotation
+ * and two XOR levels separate consecutive rounds:
+ *	W = U(i+2) ^ U(i+3) ^ RK'(i+1)
+ *	A = U(i) ^ P0 ^ R1,  B = R2 ^ R3	(F = P0 ^ R1 ^ R2 ^ R3)
+ *	u(i+1) = W ^ A ^ B,  U(i+4) = A ^ B
+ * \s0..\s3 hold U(i)..U(i+3); u(i) is in \tu, u(i+1) goes to \tw (the
+ * caller swaps the two each round).  \k is the offset of RK'(i+1) from
+ * r11; \last omits u(i+1) in round 31.  Clobbers \tp1, \tr2, \tp3.
+ */
+.macro SM4_ROUND w, last, k, s0, s1, s2, s3, tu, tw, tp1, tr2, tp3
+	vgf2p8affineinvqb $0, %\w\()mm17, %\w\()mm\tu, %\w\()mm\tp1
+	vgf2p8affineinvqb $0, %\w\()mm18, %\w\()mm\tu, %\w\()mm\tp3
+	vgf2p8affineinvqb $SM4_GFNI_E, %\w\()mm16, %\w\()mm\tu, %\w\()mm\tu
+.if !\last
+.ifc \w, z
+	vpxord		\k(%r11){1to16}, %zmm\s2, %zmm\tw
+.else
+	vpxord		\k(%r11){1to4}, %xmm\s2, %xmm\tw
+.endif
+	vpxord		%\w\()mm\s3, %\w\()mm\tw, %\w\()mm\tw
+.endif
+	vprord		$16, %\w\()mm\tp1, %\w\()mm\tr2
+	vprord		$8, %\w\()mm\tp1, %\w\()mm\tp1
+	vprord		$24, %\w\()mm\tp3, %\w\()mm\tp3
+	vpternlogd	$0x96, %\w\()mm\tp1, %\w\()mm\tu, %\w\()mm\s0
+	vpxord		%\w\()mm\tp3, %\w\()mm\tr2, %\w\()mm\tr2
+.if !\last
+	vpternlogd	$0x96, %\w\()mm\tr2, %\w\()mm\s0, %\w\()mm\tw
+.endif
+	vpxord		%\w\()mm\tr2, %\w\()mm\s0, %\w\()mm\s0
+.endm
+
+/* u(0) = U1 ^ U2 ^ U3 ^ RK'(0) of one set into \tu. */
+.macro SM4_FIRST_U w, s1, s2, s3, tu
+.ifc \w, z
+	vpxord		(%r10){1to16}, %zmm\s1, %zmm\tu
+.else
+	vpxord		(%r10){1to4}, %xmm\s1, %xmm\tu
+.endif
+	vpternlogd	$0x96, %\w\()mm\s3, %\w\()mm\s2, %\w\()mm\tu
+.endm
+
+/*
+ * Four rounds (4n .. 4n+3, r11 = RK' + 16n) on set \a..\d with
+ * temporaries \t0..\t4; \last marks the final four.
+ */
+.macro SM4_4ROUNDS w, last, a, b, c, d, t0, t1, t2, t3, t4
+	SM4_ROUND	\w, 0, 4, \a, \b, \c, \d, \t0, \t1, \t2, \t3, \t4
+	SM4_ROUND	\w, 0, 8, \b, \c, \d, \a, \t1, \t0, \t2, \t3, \t4
+	SM4_ROUND	\w, 0, 12, \c, \d, \a, \b, \t0, \t1, \t2, \t3, \t4
+	SM4_ROUND	\w, \last, 16, \d, \a, \b, \c, \t1, \t0, \t2, \t3, \t4
+.endm
+
+/* Enter (M1) or leave (M1^-1) the S-box domain: one register. */
+.macro TO_DOMAIN w, r
+	vgf2p8affineqb	$0, %\w\()mm19, %\w\()mm\r, %\w\()mm\r
+.endm
+.macro FROM_DOMAIN w, r
+	vgf2p8affineqb	$0, %\w\()mm29, %\w\()mm\r, %\w\()mm\r
+.endm
+
+/*
+ * __sm4_gfni_blk32: encrypt/decrypt 32 blocks in zmm0-7 (as loaded, zmm0 =
+ * blocks 0-3) in place.  In: r10 = RK', zmm16-19, zmm29.  Clobbers zmm8-15,
+ * zmm28, zmm30, r9, r11.
+ */
+SYM_FUNC_START_LOCAL(__sm4_gfni_blk32)
+	TRANSPOSE_IN	z, 0, 1, 2, 3, 8, 9
+	TRANSPOSE_IN	z, 4, 5, 6, 7, 12, 13
+	.irp r, 0, 1, 2, 3, 4, 5, 6, 7
+	TO_DOMAIN	z, \r
+	.endr
+	SM4_FIRST_U	z, 1, 2, 3, 8
+	SM4_FIRST_U	z, 5, 6, 7, 12
+	mov		%r10, %r11
+	lea		112(%r10), %r9
+.Lblk32_loop:
+	SM4_4ROUNDS	z, 0, 0, 1, 2, 3, 8, 9, 10, 11, 28
+	SM4_4ROUNDS	z, 0, 4, 5, 6, 7, 12, 13, 14, 15, 30
+	add		$16, %r11
+	cmp		%r9, %r11
+	jne		.Lblk32_loop
+	SM4_4ROUNDS	z, 1, 0, 1, 2, 3, 8, 9, 10, 11, 28
+	SM4_4ROUNDS	z, 1, 4, 5, 6, 7, 12, 13, 14, 15, 30
+	.irp r, 0, 1, 2, 3, 4, 5, 6, 7
+	FROM_DOMAIN	z, \r
+	.endr
+	TRANSPOSE_OUT	z, 0, 1, 2, 3, 8, 9
+	TRANSPOSE_OUT	z, 4, 5, 6, 7, 12, 13
+	RET
+SYM_FUNC_END(__sm4_gfni_blk32)
+
+/*
+ * One set, registers 4-7 of width \w: 16 blocks on zmm or 4 on xmm.
+ * Same interface as __sm4_gfni_blk32.
+ */
+.macro SM4_BLK_ONE_SET w
+	TRANSPOSE_IN	\w, 4, 5, 6, 7, 12, 13
+	.irp r, 4, 5, 6, 7
+	TO_DOMAIN	\w, \r
+	.endr
+	SM4_FIRST_U	\w, 5, 6, 7, 12
+	mov		%r10, %r11
+	lea		112(%r10), %r9
+.Lblk_\w\()_loop:
+	SM4_4ROUNDS	\w, 0, 4, 5, 6, 7, 12, 13, 14, 15, 30
+	add		$16, %r11
+	cmp		%r9, %r11
+	jne		.Lblk_\w\()_loop
+	SM4_4ROUNDS	\w, 1, 4, 5, 6, 7, 12, 13, 14, 15, 30
+	.irp r, 4, 5, 6, 7
+	FROM_DOMAIN	\w, \r
+	.endr
+	TRANSPOSE_OUT	\w, 4, 5, 6, 7, 12, 13
+.endm
+
+SYM_FUNC_START_LOCAL(__sm4_gfni_blk16)
+	SM4_BLK_ONE_SET	z
+	RET
+SYM_FUNC_END(__sm4_gfni_blk16)
+
+SYM_FUNC_START_LOCAL(__sm4_gfni_blk4)
+	SM4_BLK_ONE_SET	x
+	RET
+SYM_FUNC_END(__sm4_gfni_blk4)
+
+/*
+ * One block with the shortest dependency chain, for serial CBC/CFB
+ * encryption and single-block requests.  Each state word sits in dword 0
+ * of its own xmm register (the other lanes compute garbage that is never
+ * used), and a round goes straight from u(i) to u(i+1):
+ *	W = U(i+2) ^ U(i+3) ^ RK'(i+1),  u(i+1) = W ^ U(i) ^ F(u(i)),
+ *	U(i+4) = u(i+1) ^ W
+ * so only the S-box, one rotation and two XOR levels are on the critical
+ * path.  \a..\d are U(i)..U(i+3) of round \i, u(i) is in xmm8.
+ * Clobbers xmm9-14.
+ */
+.macro SM4_ROUND1 i, a, b, c, d
+	vgf2p8affineinvqb $0, %xmm17, %xmm8, %xmm9
+	vgf2p8affineinvqb $0, %xmm18, %xmm8, %xmm10
+	vgf2p8affineinvqb $SM4_GFNI_E, %xmm16, %xmm8, %xmm11
+.if \i < 31
+	vpxord		4*(\i+1)(%r10){1to4}, %xmm\c, %xmm12
+	vpxord		%xmm\d, %xmm12, %xmm12
+	vpxord		%xmm\a, %xmm12, %xmm13
+.endif
+	vprord		$8, %xmm9, %xmm14
+	vprord		$16, %xmm9, %xmm9
+	vprord		$24, %xmm10, %xmm10
+.if \i < 31
+	vpternlogd	$0x96, %xmm14, %xmm11, %xmm13
+	vpxord		%xmm10, %xmm9, %xmm9
+	vpxord		%xmm9, %xmm13, %xmm8
+	vpxord		%xmm12, %xmm8, %xmm\a
+.else
+	vpternlogd	$0x96, %xmm14, %xmm11, %xmm\a
+	vpternlogd	$0x96, %xmm10, %xmm9, %xmm\a
+.endif
+.endm
+
+/*
+ * __sm4_gfni_blk1: encrypt/decrypt the block in xmm4 in place.
+ * In: r10 = RK', zmm16-19, zmm29.  Clobbers xmm5-14.
+ */
+SYM_FUNC_START_LOCAL(__sm4_gfni_blk1)
+	TO_DOMAIN	x, 4
+	vpshufd		$0x55, %xmm4, %xmm5
+	vpshufd		$0xaa, %xmm4, %xmm6
+	vpshufd		$0xff, %xmm4, %xmm7
+	vpxord		(%r10){1to4}, %xmm5, %xmm8
+	vpternlogd	$0x96, %xmm7, %xmm6, %xmm8
+	.irp i, 0, 4, 8, 12, 16, 20, 24, 28
+	SM4_ROUND1	(\i+0), 4, 5, 6, 7
+	SM4_ROUND1	(\i+1), 5, 6, 7, 4
+	SM4_ROUND1	(\i+2), 6, 7, 4, 5
+	SM4_ROUND1	(\i+3), 7, 4, 5, 6
+	.endr
+	vpunpckldq	%xmm6, %xmm7, %xmm9
+	vpunpckldq	%xmm4, %xmm5, %xmm10
+	vpunpcklqdq	%xmm10, %xmm9, %xmm4
+	FROM_DOMAIN	x, 4
+	RET
+SYM_FUNC_END(__sm4_gfni_blk1)
+
+/*
+ * Function entry: frame, constants, and RK' (the round keys of rdi
+ * byte-swapped per dword and moved into the M1 domain with c1) on the
+ * stack, pointed to by r10.
+ */
+.macro SM4_ENTER
+	FRAME_BEGIN
+	sub		$128, %rsp
+	vpbroadcastq	.Lg0(%rip), %zmm16
+	vpbroadcastq	.Lg1(%rip), %zmm17
+	vpbroadcastq	.Lg3(%rip), %zmm18
+	vpbroadcastq	.Lm1(%rip), %zmm19
+	vpbroadcastq	.Lm1_inv(%rip), %zmm29
+	vbroadcasti32x4	.Lbswap32(%rip), %zmm8
+	vmovdqu32	(%rdi), %zmm9
+	vmovdqu32	64(%rdi), %zmm10
+	vpshufb		%zmm8, %zmm9, %zmm9
+	vpshufb		%zmm8, %zmm10, %zmm10
+	vgf2p8affineqb	$SM4_GFNI_C1, %zmm19, %zmm9, %zmm9
+	vgf2p8affineqb	$SM4_GFNI_C1, %zmm19, %zmm10, %zmm10
+	vmovdqu32	%zmm9, (%rsp)
+	vmovdqu32	%zmm10, 64(%rsp)
+	mov		%rsp, %r10
+.endm
+
+.macro SM4_LEAVE
+	add		$128, %rsp
+	vzeroupper
+	FRAME_END
+	RET
+.endm
+
+/*
+ * Batch kinds of the mode bodies below:
+ *	full32	32 blocks in zmm0-7, no masks
+ *	tail32	17..31 blocks: zmm0-3 full, zmm4-7 under masks k4-k7
+ *	tail16	1..16 blocks in zmm4-7 under masks k4-k7
+ *	tail4	2..4 blocks in xmm4-7 (one block each) under masks k4-k7
+ *	tail1	1 block in xmm4 under mask k4
+ * Register \j of a batch holds the blocks at byte offset BOFF(kind, j)
+ * of src/dst.
+ */
+.macro BATCH_REGS kind, m
+.ifc \kind, full32
+	\m		\kind, 0
+	\m		\kind, 1
+	\m		\kind, 2
+	\m		\kind, 3
+.endif
+.ifc \kind, tail32
+	\m		\kind, 0
+	\m		\kind, 1
+	\m		\kind, 2
+	\m		\kind, 3
+.endif
+	\m		\kind, 4
+.ifnc \kind, tail1
+	\m		\kind, 5
+	\m		\kind, 6
+	\m		\kind, 7
+.endif
+.endm
+
+/* Width letter, first register and byte offset of register \j. */
+.macro BATCH_GEOM kind, j
+.ifc \kind, tail1
+	.set .Lw_is_x, 1
+	.set .Lboff, 0
+	.set .Lfirst, 4
+.exitm
+.endif
+.ifc \kind, tail4
+	.set .Lw_is_x, 1
+	.set .Lboff, (\j - 4) * 16
+	.set .Lfirst, 4
+.else
+	.set .Lw_is_x, 0
+.ifc \kind, tail16
+	.set .Lboff, (\j - 4) * 64
+	.set .Lfirst, 4
+.else
+	.set .Lboff, \j * 64
+	.set .Lfirst, 0
+.endif
+.endif
+.endm
+
+/* Is register \j of batch \kind under a mask? */
+.macro BATCH_MASKED kind, j
+.ifc \kind, full32
+	.set .Lmasked, 0
+.else
+	.set .Lmasked, (\j >= 4)
+.endif
+.endm
+
+/*
+ * Vector op on register \j of a batch with a memory operand at
+ * .Lboff + \disp of \base: "op mem, reg, reg" (\load = 0) or
+ * "op mem, reg" (load into reg).  Masked registers zero their unused
+ * lanes and never touch memory outside the request.
+ */
+.macro MEM_OP kind, j, op, base, disp, load
+	BATCH_GEOM	\kind, \j
+	BATCH_MASKED	\kind, \j
+.if .Lw_is_x
+.if \load
+	\op		.Lboff+\disp(\base), %xmm\j{%k\j}{z}
+.else
+	\op		.Lboff+\disp(\base), %xmm\j, %xmm\j{%k\j}{z}
+.endif
+.elseif .Lmasked
+.if \load
+	\op		.Lboff+\disp(\base), %zmm\j{%k\j}{z}
+.else
+	\op		.Lboff+\disp(\base), %zmm\j, %zmm\j{%k\j}{z}
+.endif
+.else
+.if \load
+	\op		.Lboff+\disp(\base), %zmm\j
+.else
+	\op		.Lboff+\disp(\base), %zmm\j, %zmm\j
+.endif
+.endif
+.endm
+
+.macro LOAD_SRC kind, j
+	MEM_OP		\kind, \j, vmovdqu32, %rdx, 0, 1
+.endm
+.macro XOR_SRC kind, j, disp=0
+	MEM_OP		\kind, \j, vpxord, %rdx, \disp, 0
+.endm
+
+.macro STORE_DST kind, j
+	BATCH_GEOM	\kind, \j
+	BATCH_MASKED	\kind, \j
+.if .Lw_is_x
+	vmovdqu32	%xmm\j, .Lboff(%rsi){%k\j}
+.elseif .Lmasked
+	vmovdqu32	%zmm\j, .Lboff(%rsi){%k\j}
+.else
+	vmovdqu32	%zmm\j, .Lboff(%rsi)
+.endif
+.endm
+
+/* Reg-reg op "op %[xz]mm\src, %[xz]mm\j, %[xz]mm\j" in the batch's width. */
+.macro REG_OP kind, j, op, src
+	BATCH_GEOM	\kind, \j
+.if .Lw_is_x
+	\op		%xmm\src, %xmm\j, %xmm\j
+.else
+	\op		%zmm\src, %zmm\j, %zmm\j
+.endif
+.endm
+
+.macro CALL_BLK kind
+.ifc \kind, full32
+	call		__sm4_gfni_blk32
+.endif
+.ifc \kind, tail32
+	call		__sm4_gfni_blk32
+.endif
+.ifc \kind, tail16
+	call		__sm4_gfni_blk16
+.endif
+.ifc \kind, tail4
+	call		__sm4_gfni_blk4
+.endif
+.ifc \kind, tail1
+	call		__sm4_gfni_blk1
+.endif
+.endm
+
+/*
+ * Masks k4-k7 for the last batch of ecx (1..31) blocks, and the batch
+ * kind: jumps to \l32, \l16, \l4 or \l1.  Clobbers rax, r9, keeps ecx.
+ */
+.macro TAIL_DISPATCH l32, l16, l4, l1
+	mov		%ecx, %r9d
+	cmp		$16, %ecx
+	jbe		1f
+	sub		$16, %ecx
+1:
+	shl		$2, %ecx
+	neg		%ecx
+	add		$64, %ecx
+	mov		$-1, %rax
+	shr		%cl, %rax
+	mov		%r9d, %ecx
+	kmovq		%rax, %k4
+	cmp		$16, %ecx
+	ja		2f
+	cmp		$4, %ecx
+	jbe		3f
+2:
+	kshiftrq	$16, %k4, %k5
+	kshiftrq	$32, %k4, %k6
+	kshiftrq	$48, %k4, %k7
+	cmp		$16, %ecx
+	ja		\l32
+	jmp		\l16
+3:
+	kshiftrq	$4, %k4, %k5
+	kshiftrq	$8, %k4, %k6
+	kshiftrq	$12, %k4, %k7
+	cmp		$1, %ecx
+	je		\l1
+	jmp		\l4
+.endm
+
+/*
+ * Run \body for every batch: full 32-block batches, then the tail.
+ * The body handles one batch of its kind; between full batches it may
+ * advance per-mode state with \next (called with no arguments).
+ * In: ecx = nblocks >= 1, rsi/rdx = dst/src.  At the end of the tail,
+ * ecx holds the tail's block count (0 if none) for \finish.
+ */
+.macro FOR_BATCHES name, body, finish
+	cmp		$32, %ecx
+	jb		.L\name\()_tail
+.L\name\()_loop32:
+	\body		full32
+	add		$512, %rsi
+	add		$512, %rdx
+	sub		$32, %ecx
+	cmp		$32, %ecx
+	jae		.L\name\()_loop32
+.L\name\()_tail:
+	test		%ecx, %ecx
+	jz		.L\name\()_done
+	TAIL_DISPATCH	.L\name\()_t32, .L\name\()_t16, .L\name\()_t4, \
+			.L\name\()_t1
+.L\name\()_t32:
+	\body		tail32
+	jmp		.L\name\()_done
+.L\name\()_t16:
+	\body		tail16
+	jmp		.L\name\()_done
+.L\name\()_t4:
+	\body		tail4
+	jmp		.L\name\()_done
+.L\name\()_t1:
+	\body		tail1
+.L\name\()_done:
+	\finish
+.endm
+
+/* ---- ECB --------------------------------------------------------- */
+
+.macro ECB_BATCH kind
+	BATCH_REGS	\kind, LOAD_SRC
+	CALL_BLK	\kind
+	BATCH_REGS	\kind, STORE_DST
+.endm
+
+.macro NOTHING
+.endm
+
+/* void sm4_gfni_avx512_ecb(const u32 *rk, u8 *dst, const u8 *src,
+ *			    unsigned int nblocks)
+ */
+SYM_TYPED_FUNC_START(sm4_gfni_avx512_ecb)
+	SM4_ENTER
+	FOR_BATCHES	ecb, ECB_BATCH, NOTHING
+	SM4_LEAVE
+SYM_FUNC_END(sm4_gfni_avx512_ecb)
+
+/*
+ * The last ciphertext block of a batch (the next IV) into all lanes of
+ * zmm20, before any store of the batch (dst may equal src).
+ */
+.macro LOAD_NEXT_IV kind
+.ifc \kind, full32
+	vbroadcasti32x4	496(%rdx), %zmm20
+.else
+	mov		%ecx, %eax
+	shl		$4, %eax
+	vbroadcasti32x4	-16(%rdx, %rax), %zmm20
+.endif
+.endm
+
+/* ---- CBC decryption ---------------------------------------------- */
+
+/*
+ * Register \j ^= the ciphertext blocks preceding its own: those at
+ * -16 bytes, or for the first register the IV (lane 3 of zmm20) and its
+ * first three blocks.  Clobbers zmm31.
+ */
+.macro CBC_XOR_PREV kind, j
+	BATCH_GEOM	\kind, \j
+.if \j == .Lfirst
+.if .Lw_is_x
+	vpxord		%xmm20, %xmm\j, %xmm\j
+.else
+	BATCH_MASKED	\kind, \j
+.if .Lmasked
+	vmovdqu32	(%rdx), %zmm31{%k\j}{z}
+.else
+	vmovdqu32	(%rdx), %zmm31
+.endif
+	valignq		$6, %zmm20, %zmm31, %zmm31
+	vpxord		%zmm31, %zmm\j, %zmm\j
+.endif
+.else
+	XOR_SRC		\kind, \j, -16
+.endif
+.endm
+
+.macro CBC_DEC_BATCH kind
+	BATCH_REGS	\kind, LOAD_SRC
+	CALL_BLK	\kind
+	BATCH_REGS	\kind, CBC_XOR_PREV
+	LOAD_NEXT_IV	\kind
+	BATCH_REGS	\kind, STORE_DST
+.endm
+
+.macro STORE_IV
+	vmovdqu32	%xmm20, (%r8)
+.endm
+
+/* void sm4_gfni_avx512_cbc_dec(const u32 *rk, u8 *dst, const u8 *src,
+ *				unsigned int nblocks, u8 *iv)
+ */
+SYM_TYPED_FUNC_START(sm4_gfni_avx512_cbc_dec)
+	SM4_ENTER
+	vbroadcasti32x4	(%r8), %zmm20
+	FOR_BATCHES	cbc_dec, CBC_DEC_BATCH, STORE_IV
+	SM4_LEAVE
+SYM_FUNC_END(sm4_gfni_avx512_cbc_dec)
+
+/* ---- CFB decryption ---------------------------------------------- */
+
+/* Register \j = the ciphertext blocks preceding its own (see above). */
+.macro CFB_LOAD_PREV kind, j
+	BATCH_GEOM	\kind, \j
+.if \j == .Lfirst
+.if .Lw_is_x
+	vmovdqa64	%xmm20, %xmm\j
+.else
+	LOAD_SRC	\kind, \j
+	valignq		$6, %zmm20, %zmm\j, %zmm\j
+.endif
+.else
+	MEM_OP		\kind, \j, vmovdqu32, %rdx, -16, 1
+.endif
+.endm
+
+.macro CFB_DEC_BATCH kind
+	BATCH_REGS	\kind, CFB_LOAD_PREV
+	CALL_BLK	\kind
+	BATCH_REGS	\kind, XOR_SRC
+	LOAD_NEXT_IV	\kind
+	BATCH_REGS	\kind, STORE_DST
+.endm
+
+/* void sm4_gfni_avx512_cfb_dec(const u32 *rk, u8 *dst, const u8 *src,
+ *				unsigned int nblocks, u8 *iv)
+ */
+SYM_TYPED_FUNC_START(sm4_gfni_avx512_cfb_dec)
+	SM4_ENTER
+	vbroadcasti32x4	(%r8), %zmm20
+	FOR_BATCHES	cfb_dec, CFB_DEC_BATCH, STORE_IV
+	SM4_LEAVE
+SYM_FUNC_END(sm4_gfni_avx512_cfb_dec)
+
+/* ---- CBC and CFB encryption (serial) ----------------------------- */
+
+/* void sm4_gfni_avx512_cbc_enc(const u32 *rk, u8 *dst, const u8 *src,
+ *				unsigned int nblocks, u8 *iv)
+ */
+SYM_TYPED_FUNC_START(sm4_gfni_avx512_cbc_enc)
+	SM4_ENTER
+	vmovdqu32	(%r8), %xmm20
+.Lcbc_enc_loop:
+	vpxord		(%rdx), %xmm20, %xmm4
+	call		__sm4_gfni_blk1
+	vmovdqu32	%xmm4, (%rsi)
+	vmovdqa64	%xmm4, %xmm20
+	add		$16, %rsi
+	add		$16, %rdx
+	dec		%ecx
+	jnz		.Lcbc_enc_loop
+	vmovdqu32	%xmm20, (%r8)
+	SM4_LEAVE
+SYM_FUNC_END(sm4_gfni_avx512_cbc_enc)
+
+/* void sm4_gfni_avx512_cfb_enc(const u32 *rk, u8 *dst, const u8 *src,
+ *				unsigned int nblocks, u8 *iv)
+ */
+SYM_TYPED_FUNC_START(sm4_gfni_avx512_cfb_enc)
+	SM4_ENTER
+	vmovdqu32	(%r8), %xmm4
+.Lcfb_enc_loop:
+	call		__sm4_gfni_blk1
+	vpxord		(%rdx), %xmm4, %xmm4
+	vmovdqu32	%xmm4, (%rsi)
+	add		$16, %rsi
+	add		$16, %rdx
+	dec		%ecx
+	jnz		.Lcfb_enc_loop
+	vmovdqu32	%xmm4, (%r8)
+	SM4_LEAVE
+SYM_FUNC_END(sm4_gfni_avx512_cfb_enc)
+
+/* ---- CTR --------------------------------------------------------- */
+
+/*
+ * CTR registers: zmm20 the counter as (low, high) qwords in every lane,
+ * zmm21 increments 0..3, zmm22 step 4, zmm23 byte reversal, zmm24 step
+ * 32, zmm25 all ones, zmm26 the running increment.
+ *
+ * \dst = zmm20 + \inc as 128-bit integers per lane: a carry out of the
+ * low qword (sum < increment) adds one to the high qword.
+ */
+.macro CTR_ADD dst, inc
+	vpaddq		\inc, %zmm20, \dst
+	vpcmpuq		$1, \inc, \dst, %k1
+	kshiftlw	$1, %k1, %k1
+	vpsubq		%zmm25, \dst, \dst{%k1}
+.endm
+
+/* Register \j = the big-endian counter blocks of its lanes. */
+.macro CTR_GEN kind, j
+	BATCH_GEOM	\kind, \j
+.if .Lw_is_x
+.if \j == .Lfirst
+	CTR_ADD		%zmm\j, %zmm21
+	vpshufb		%zmm23, %zmm\j, %zmm\j
+	vextracti32x4	$1, %zmm\j, %xmm5
+	vextracti32x4	$2, %zmm\j, %xmm6
+	vextracti32x4	$3, %zmm\j, %xmm7
+.endif
+.else
+	CTR_ADD		%zmm\j, %zmm26
+	vpshufb		%zmm23, %zmm\j, %zmm\j
+	vpaddq		%zmm22, %zmm26, %zmm26
+.endif
+.endm
+
+.macro CTR_BATCH kind
+	vmovdqa64	%zmm21, %zmm26
+	BATCH_REGS	\kind, CTR_GEN
+	CALL_BLK	\kind
+	BATCH_REGS	\kind, XOR_SRC
+	BATCH_REGS	\kind, STORE_DST
+.ifc \kind, full32
+	CTR_ADD		%zmm20, %zmm24
+.endif
+.endm
+
+/* void sm4_gfni_avx512_ctr(const u32 *rk, u8 *dst, const u8 *src,
+ *			    unsigned int nblocks, u8 *ctr)
+ */
+SYM_TYPED_FUNC_START(sm4_gfni_avx512_ctr)
+	SM4_ENTER
+	vbroadcasti32x4	.Lbswap128(%rip), %zmm23
+	vmovdqu32	(%r8), %xmm20
+	vpshufb		%xmm23, %xmm20, %xmm20
+	vshufi64x2	$0, %zmm20, %zmm20, %zmm20
+	vmovdqa64	.Lctr_inc0(%rip), %zmm21
+	vbroadcasti32x4	.Lctr_step4(%rip), %zmm22
+	vbroadcasti32x4	.Lctr_step32(%rip), %zmm24
+	vpternlogd	$0xff, %zmm25, %zmm25, %zmm25
+	/* The counter after this call: ctr + nblocks, 128-bit big-endian. */
+	movq		8(%r8), %rax
+	bswapq		%rax
+	mov		%ecx, %r9d
+	add		%r9, %rax
+	movq		(%r8), %r9
+	bswapq		%r9
+	adc		$0, %r9
+	bswapq		%rax
+	bswapq		%r9
+	movq		%rax, 8(%r8)
+	movq		%r9, (%r8)
+	FOR_BATCHES	ctr, CTR_BATCH, NOTHING
+	SM4_LEAVE
+SYM_FUNC_END(sm4_gfni_avx512_ctr)
+
+/* ---- XTS --------------------------------------------------------- */
+
+/*
+ * XTS registers: zmm31 the tweaks of blocks 0..3 of the batch; the
+ * tweaks of data register \j in zmm2\j.
+ *
+ * \dst = \src * x^\k in GF(2^128) per lane, 0 < \k <= 32: shift both
+ * qwords, carry the low qword's top bits into the high qword and fold the
+ * high qword's top bits back with 0x87.  Clobbers zmm8, zmm9.
+ */
+.macro XTS_MUL_XK src, dst, k
+	vpsrlq		$(64 - (\k)), \src, %zmm8
+	vpsllq		$(\k), \src, \dst
+	vpclmulqdq	$0x01, .Lxts_poly(%rip), %zmm8, %zmm9
+	vpslldq		$8, %zmm8, %zmm8
+	vpternlogd	$0x96, %zmm9, %zmm8, \dst
+.endm
+
+/* Register \j ^= its tweaks, computed into zmm2\j (xmm2\j: one block). */
+.macro XTS_IN kind, j
+	BATCH_GEOM	\kind, \j
+	LOAD_SRC	\kind, \j
+.if .Lw_is_x
+.if \j == .Lfirst
+	vmovdqa64	%xmm31, %xmm2\j
+.else
+	vextracti32x4	$(\j - 4), %zmm31, %xmm2\j
+.endif
+	vpxord		%xmm2\j, %xmm\j, %xmm\j
+.else
+.if \j == .Lfirst
+	vmovdqa64	%zmm31, %zmm2\j
+.else
+	XTS_MUL_XK	%zmm31, %zmm2\j, 4*(\j-.Lfirst)
+.endif
+	vpxord		%zmm2\j, %zmm\j, %zmm\j
+.endif
+.endm
+
+.macro XTS_OUT kind, j
+	REG_OP		\kind, \j, vpxord, 2\j
+.endm
+
+.macro XTS_BATCH kind
+	BATCH_REGS	\kind, XTS_IN
+	CALL_BLK	\kind
+	BATCH_REGS	\kind, XTS_OUT
+	BATCH_REGS	\kind, STORE_DST
+.ifc \kind, full32
+	XTS_MUL_XK	%zmm31, %zmm31, 32
+.endif
+.endm
+
+/* The tweak after the tail of ecx (0..31) blocks: lane 0 of zmm31 * x^ecx. */
+.macro XTS_FINISH
+	vmovd		%ecx, %xmm10
+	mov		$64, %eax
+	sub		%ecx, %eax
+	vmovd		%eax, %xmm11
+	vpsrlq		%xmm11, %xmm31, %xmm8
+	vpsllq		%xmm10, %xmm31, %xmm12
+	vpclmulqdq	$0x01, .Lxts_poly(%rip), %xmm8, %xmm9
+	vpslldq		$8, %xmm8, %xmm8
+	vpternlogd	$0x96, %xmm9, %xmm8, %xmm12
+	vmovdqu32	%xmm12, (%r8)
+.endm
+
+/*
+ * void sm4_gfni_avx512_xts(const u32 *rk, u8 *dst, const u8 *src,
+ *			    unsigned int nblocks, u8 *tweak)
+ * Encryption with rkey_enc, decryption with rkey_dec.
+ */
+SYM_TYPED_FUNC_START(sm4_gfni_avx512_xts)
+	SM4_ENTER
+	vbroadcasti32x4	(%r8), %zmm31
+	/* Lane i of zmm31 = tweak * x^i. */
+	vpsllvq		.Lxts_shl(%rip), %zmm31, %zmm10
+	vpsrlvq		.Lxts_shr(%rip), %zmm31, %zmm8
+	vpclmulqdq	$0x01, .Lxts_poly(%rip), %zmm8, %zmm9
+	vpslldq		$8, %zmm8, %zmm8
+	vpternlogd	$0x96, %zmm9, %zmm8, %zmm10
+	vmovdqa64	%zmm10, %zmm31
+	FOR_BATCHES	xts, XTS_BATCH, XTS_FINISH
+	SM4_LEAVE
+SYM_FUNC_END(sm4_gfni_avx512_xts)
