@@ -1,7 +1,9 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
  * SM4 bulk functions with GFNI and AVX-512: 32 blocks in flight (two sets
- * of four zmm registers), 16 for a one-set tail, 1..4 on xmm registers.
+ * of four zmm registers), 16 for a one-set tail, 2..4 on xmm registers,
+ * and a single-block path (serial CBC/CFB encryption, 1-block requests)
+ * that keeps one word per xmm register.
  *
  * Layout.  Blocks are loaded as they are in memory, four per zmm (one per
  * 128-bit lane), and a 4x4 dword transpose inside each lane gives four
@@ -16,16 +18,18 @@
  *	u = W1 ^ W2 ^ W3 ^ RK'	(RK' = M1*rk ^ c1, computed once per call)
  * and GF2P8AFFINEINVQB inverts u in the AES field and applies a matrix.
  * The new word M1*L(S(t)) is the XOR of Gk*inv(u) rotated by k bytes,
- * k = 0..3; G1 = G2, so three GF2P8AFFINEINVQB, three rotations and four
- * XORs make a round.  One GF2P8AFFINEQB per word enters and leaves the
- * domain.
+ * k = 0..3; G1 = G2, so three GF2P8AFFINEINVQB, three rotations and a
+ * few XORs make a round, and the next round's u is formed directly from
+ * them (SM4_ROUND) so that the dependency chain per round is one
+ * GF2P8AFFINEINVQB, one rotation and two XOR levels.  One GF2P8AFFINEQB
+ * per word enters and leaves the domain.
  *
  * No memory access depends on key or data.
  *
  * Register use (all functions):
  *	zmm0-3	 set A: blocks 0-15 (32-block batches only)
- *	zmm4-7	 set B: blocks 16-31, or the only set (16 blocks, or 1..4
- *		 blocks as xmm4-7 with one block each)
+ *	zmm4-7	 set B: blocks 16-31, or the only set (16 blocks, or 2..4
+ *		 blocks as xmm4-7 with one block each, or one block in xmm4)
  *	zmm8-11, zmm28	round temporaries of set A
  *	zmm12-15, zmm30	round temporaries of set B (or the only set)
  *	zmm16-19 G0, G1(=G2), G3, M1;  zmm29 M1^-1
