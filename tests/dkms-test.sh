@@ -53,14 +53,16 @@ fail()
 # step NAME CMD...: run CMD with its output in $LOGDIR/NAME.log.
 step()
 {
-	local name=$1
+	local name=$1 rc
 
 	shift
-	if "$@" >"$LOGDIR/$name.log" 2>&1; then
+	"$@" >"$LOGDIR/$name.log" 2>&1
+	rc=$?
+	if [ $rc -eq 0 ]; then
 		pass "$name"
 		return 0
 	fi
-	fail "$name (exit $?; log:)"
+	fail "$name (exit $rc; log:)"
 	sed 's/^/    /' "$LOGDIR/$name.log" | tail -n 30
 	return 1
 }

@@ -69,27 +69,50 @@ END {
 	print "set xtics (\"16\" 16, \"64\" 64, \"256\" 256, \"1K\" 1024, \"4K\" 4096, \"16K\" 16384, \"64K\" 65536, \"256K\" 262144, \"1M\" 1048576)"
 	print "set grid"
 	print "set xlabel \"request size (bytes)\""
-	print "set ylabel \"MB/s\""
-	print "set yrange [0:*]"
+	print "set ylabel \"MB/s (log scale)\""
+	print "set logscale y 10"
+	print "set format y \"%g\""
+	# Baselines: sm4-generic grey, libgcrypt black dashed; SIMD in colour.
+	split("#1b9e77 #2c7fb8 #d95f02 #e7298a #7570b3 #66a61e", pal, " ")
+	np = 0
+	for (i = 1; i <= ni; i++) {
+		if (impls[i] == "sm4-generic")
+			style[i] = "lc rgb \"#888888\" dt 1"
+		else if (impls[i] == "libgcrypt")
+			style[i] = "lc rgb \"#000000\" dt 2"
+		else
+			style[i] = "lc rgb \"" pal[(np++ % 6) + 1] "\" dt 1"
+	}
 	for (r = 1; r <= nr; r++)
 		for (i = 1; i <= ni; i++) {
 			printf "$d%d_%d << EOD\n%sEOD\n", r, i, data[rows[r] SUBSEP impls[i]]
 		}
+	# Panels placed by hand (origin/size) so that a full-width strip
+	# under the title can hold one legend for all of them, in one row.
 	cols = 3
 	rws = int((nr + cols - 1) / cols)
-	printf "set multiplot layout %d,%d title \"SM4 throughput, %s (userspace, one core)\" font \",13\" margins 0.05,0.98,0.05,0.90 spacing 0.06,0.09\n", rws, cols, model
+	top = 0.90
+	ph = top / rws
+	printf "set multiplot title \"SM4 throughput, %s (userspace, one core)\" font \",13\"\n", model
+	print "unset key"
 	for (r = 1; r <= nr; r++) {
-		# One legend for all panels, centred under the title.
-		if (r == 1)
-			print "set key horizontal at screen 0.5,0.945 center center font \",11\" samplen 3 width 2"
-		else
-			print "unset key"
+		printf "set origin %f,%f\n", ((r - 1) % cols) / cols, top - (int((r - 1) / cols) + 1) * ph
+		printf "set size %f,%f\n", 1 / cols, ph
 		printf "set title \"%s\"\n", rows[r]
 		printf "plot "
 		for (i = 1; i <= ni; i++)
-			printf "%s$d%d_%d using 1:2 with linespoints lw 2 pt 7 ps 0.6 title \"%s\"", (i > 1 ? ", " : ""), r, i, impls[i]
+			printf "%s$d%d_%d using 1:2 with linespoints %s lw 2 pt 7 ps 0.6 notitle", (i > 1 ? ", " : ""), r, i, style[i]
 		printf "\n"
 	}
+	# The legend: an empty full-width plot that only draws its key.
+	printf "set origin 0,%f\nset size 1,%f\n", top, 0.95 - top
+	print "unset title; unset xlabel; unset ylabel; unset tics; unset border; unset grid"
+	print "unset logscale; set xrange [0:1]; set yrange [0:1]"
+	print "set key horizontal center center font \",11\" samplen 3 width 2"
+	printf "plot "
+	for (i = 1; i <= ni; i++)
+		printf "%sNaN with linespoints %s lw 2 pt 7 ps 0.6 title \"%s\"", (i > 1 ? ", " : ""), style[i], impls[i]
+	printf "\n"
 	print "unset multiplot"
 }' "$CSV" >"$PLT"
 gnuplot "$PLT" || die "gnuplot failed (script: $PLT)"

@@ -21,6 +21,12 @@
 # built in OUTDIR (default .cache/tcrypt/<arch>-<kernel release>); the
 # module ends up at OUTDIR/sm4_tcrypt.ko and its path is printed.
 #
+# TCRYPT_SOURCE=<linux-source-X.Y .deb or .tar.xz>: use that instead of the
+# installed package (for a series the apt sources do not carry).
+# TCRYPT_PREPARE_ONLY=1: stop after patching and print the directory to
+# build with "make -C KDIR M=<dir> modules" (e.g. inside a chroot that has
+# the compiler the kernel was built with).
+#
 # Cross builds: pass ARCH=arm64 CROSS_COMPILE=aarch64-linux-gnu- in the
 # environment and the arm64 headers as KDIR (tests/lib/build-modules.sh
 # prepares them under .cache/headers/).
@@ -67,13 +73,25 @@ OUTDIR=${2:-$CACHE/tcrypt/$MAKE_ARCH-${UTS:-$KREL}}
 mkdir -p "$OUTDIR"
 OUTDIR=$(cd "$OUTDIR" && pwd)
 
-# Extract crypto/tcrypt.[ch] of the distribution source, once per
-# package version.
+# Extract crypto/tcrypt.c and the headers of crypto/ from the distribution
+# source, once per package version.  TCRYPT_SOURCE may name the
+# linux-source-<series> .deb (or the .tar.xz inside it) for a kernel
+# series this system's apt sources do not have (e.g. 7.2 on Debian 12).
 PKG=linux-source-$SERIES
-ensure_pkgs "$PKG" xz-utils patch
-PKGVER=$(dpkg-query -W -f='${Version}' "$PKG")
-TARBALL=/usr/src/linux-source-$SERIES.tar.xz
-[ -f "$TARBALL" ] || die "$PKG is installed but $TARBALL is missing"
+ensure_pkgs xz-utils patch
+if [ -n "${TCRYPT_SOURCE:-}" ]; then
+	[ -f "$TCRYPT_SOURCE" ] || die "TCRYPT_SOURCE=$TCRYPT_SOURCE: no such file"
+	PKGVER=$(basename "$TCRYPT_SOURCE")
+	PKGVER=${PKGVER#"$PKG"_}
+	PKGVER=${PKGVER%%_*}
+	PKGVER=${PKGVER%.tar.xz}
+	TARBALL=$TCRYPT_SOURCE
+else
+	ensure_pkgs "$PKG"
+	PKGVER=$(dpkg-query -W -f='${Version}' "$PKG")
+	TARBALL=/usr/src/linux-source-$SERIES.tar.xz
+	[ -f "$TARBALL" ] || die "$PKG is installed but $TARBALL is missing"
+fi
 ORIG="$CACHE/tcrypt-src/$SERIES-$PKGVER"
 mkdir -p "$CACHE/tcrypt-src"
 exec 7>"$CACHE/tcrypt-src/.$SERIES.lock"
@@ -84,10 +102,21 @@ if [ ! -e "$ORIG/.complete" ]; then
 	mkdir -p "$ORIG"
 	# tcrypt.c includes local headers ("tcrypt.h"; "internal.h" since
 	# 6.x): take every header of crypto/ itself, they are small.
-	tar -xJf "$TARBALL" -C "$ORIG" --strip-components=1 \
-		--wildcards --no-wildcards-match-slash \
-		"linux-source-$SERIES/crypto/tcrypt.c" \
-		"linux-source-$SERIES/crypto/*.h"
+	members=("linux-source-$SERIES/crypto/tcrypt.c"
+		 "linux-source-$SERIES/crypto/*.h")
+	case $TARBALL in
+	*.deb)
+		dpkg-deb --fsys-tarfile "$TARBALL" |
+			tar -xO "./usr/src/linux-source-$SERIES.tar.xz" |
+			tar -xJ -C "$ORIG" --strip-components=1 \
+				--wildcards --no-wildcards-match-slash \
+				"${members[@]}"
+		;;
+	*)
+		tar -xJf "$TARBALL" -C "$ORIG" --strip-components=1 \
+			--wildcards --no-wildcards-match-slash "${members[@]}"
+		;;
+	esac
 	[ -f "$ORIG/crypto/tcrypt.c" ] && [ -f "$ORIG/crypto/tcrypt.h" ] ||
 		die "no crypto/tcrypt.[ch] in $TARBALL"
 	touch "$ORIG/.complete"
@@ -116,6 +145,12 @@ cat >"$SRC/crypto/Kbuild" <<'EOF'
 obj-m := sm4_tcrypt.o
 sm4_tcrypt-y := tcrypt.o
 EOF
+
+if [ -n "${TCRYPT_PREPARE_ONLY:-}" ]; then
+	# The caller builds (e.g. inside a chroot with the kernel's compiler).
+	echo "$SRC/crypto"
+	exit 0
+fi
 
 MAKEARGS=(-C "$KDIR" M="$SRC/crypto" -j"$(nproc)")
 STRIP="strip"

@@ -46,6 +46,15 @@
 #define SM4_GFNI_C1	0x3e
 #define SM4_GFNI_E	0x63
 
+/* Stack frame layout, see SM4_ENTER. */
+#define SM4_RK_OFF	0
+#define SM4_K_OFF	128
+#define SM4_ST_OFF	640
+#define SM4_TW_OFF	704
+#define SM4_FRAME	704
+#define SM4_FRAME_XTS	1728
+#define SM4_BS_MIN	64
+
 .section .rodata, "a"
 .align 64
 /* Counter increments 0..3 in the low qword of each lane. */
@@ -68,6 +77,20 @@
 	.quad 4, 0
 .Lctr_step32:
 	.quad 32, 0
+.align 64
+/* CTR: 128-bit step 64 in every lane. */
+.Lctr_step64:
+	.quad 64, 0, 64, 0, 64, 0, 64, 0
+/*
+ * vpshufb indices that turn four round keys (one 16-byte lane, broadcast
+ * to all lanes) into the byte-sliced round-key table: lane L gets the
+ * four bytes of key L, each repeated in a whole dword.
+ */
+.Lkey_bytes:
+	.byte 0, 0, 0, 0, 1, 1, 1, 1, 2, 2, 2, 2, 3, 3, 3, 3
+	.byte 4, 4, 4, 4, 5, 5, 5, 5, 6, 6, 6, 6, 7, 7, 7, 7
+	.byte 8, 8, 8, 8, 9, 9, 9, 9, 10, 10, 10, 10, 11, 11, 11, 11
+	.byte 12, 12, 12, 12, 13, 13, 13, 13, 14, 14, 14, 14, 15, 15, 15, 15
 .align 8
 .Lm1:
 	.quad 0x4c287db91a22505d
@@ -298,18 +321,182 @@ SYM_FUNC_START_LOCAL(__sm4_gfni_blk1)
 SYM_FUNC_END(__sm4_gfni_blk1)
 
 /*
- * Function entry: frame, constants, and RK' (the round keys of rdi
- * byte-swapped per dword and moved into the M1 domain with c1) on the
- * stack, pointed to by r10.
+ * 64 blocks, byte-sliced.  Sixteen zmm registers hold one byte position
+ * each (memory byte c = 4 * word + byte of every block, c = 0..15), so a
+ * rotation of L by k bytes is only a change of register: byte j of the
+ * new word is
+ *	U4[j] = U0[j] ^ P0[j] ^ P1[j+1] ^ P1[j+2] ^ P3[j+3]	(mod 4)
+ * with Pk = GFNI(Gk, u[j]) as in the word-sliced code.  A round on 64
+ * blocks is 12 GFNI and 16 logic operations and no rotation.
+ *
+ * Getting there is a 16x16 byte transpose inside each 128-bit lane:
+ * four levels of byte unpacks of registers i and i+8 into 2i and 2i+1
+ * transpose it exactly, so the same network also transposes back.  Each
+ * level goes from one bank of sixteen registers to the other.
  */
-.macro SM4_ENTER
-	FRAME_BEGIN
-	sub		$128, %rsp
+.macro BS_PAIR s, t, d0, d1
+	vpunpcklbw	%zmm\t, %zmm\s, %zmm\d0
+	vpunpckhbw	%zmm\t, %zmm\s, %zmm\d1
+.endm
+
+/* One level from registers \s0..\s15 into 16-31 (\hi) or 0-15. */
+.macro BS_LEVEL hi, s0, s1, s2, s3, s4, s5, s6, s7, \
+		s8, s9, s10, s11, s12, s13, s14, s15
+.if \hi
+	BS_PAIR		\s0, \s8, 16, 17
+	BS_PAIR		\s1, \s9, 18, 19
+	BS_PAIR		\s2, \s10, 20, 21
+	BS_PAIR		\s3, \s11, 22, 23
+	BS_PAIR		\s4, \s12, 24, 25
+	BS_PAIR		\s5, \s13, 26, 27
+	BS_PAIR		\s6, \s14, 28, 29
+	BS_PAIR		\s7, \s15, 30, 31
+.else
+	BS_PAIR		\s0, \s8, 0, 1
+	BS_PAIR		\s1, \s9, 2, 3
+	BS_PAIR		\s2, \s10, 4, 5
+	BS_PAIR		\s3, \s11, 6, 7
+	BS_PAIR		\s4, \s12, 8, 9
+	BS_PAIR		\s5, \s13, 10, 11
+	BS_PAIR		\s6, \s14, 12, 13
+	BS_PAIR		\s7, \s15, 14, 15
+.endif
+.endm
+
+/* The last three levels: 0-15 -> 16-31 -> 0-15 -> 16-31 -> 0-15. */
+.macro BS_LEVELS_2_4
+	BS_LEVEL	0, 16, 17, 18, 19, 20, 21, 22, 23, \
+			   24, 25, 26, 27, 28, 29, 30, 31
+	BS_LEVEL	1, 0, 1, 2, 3, 4, 5, 6, 7, \
+			   8, 9, 10, 11, 12, 13, 14, 15
+	BS_LEVEL	0, 16, 17, 18, 19, 20, 21, 22, 23, \
+			   24, 25, 26, 27, 28, 29, 30, 31
+.endm
+
+/*
+ * One byte-sliced round.  \a0..\a3: U0 (becomes U4), \c0..\c3 and
+ * \d0..\d3: U2 and U3; u[j] in zmm16-19.  P1 goes to zmm20-23, P3 to
+ * zmm24-27, P0 replaces u, and u of the next round (U2 ^ U3 ^ U4 ^ K,
+ * K at \kd(%r11): four dwords, each one key byte repeated) goes to
+ * zmm16-19 unless \last.  G0, G1, G3 in zmm28-30.
+ */
+.macro BS_ROUND last, kd, a0, a1, a2, a3, c0, c1, c2, c3, d0, d1, d2, d3
+	vgf2p8affineinvqb $0, %zmm29, %zmm16, %zmm20
+	vgf2p8affineinvqb $0, %zmm29, %zmm17, %zmm21
+	vgf2p8affineinvqb $0, %zmm29, %zmm18, %zmm22
+	vgf2p8affineinvqb $0, %zmm29, %zmm19, %zmm23
+	vgf2p8affineinvqb $0, %zmm30, %zmm16, %zmm24
+	vgf2p8affineinvqb $0, %zmm30, %zmm17, %zmm25
+	vgf2p8affineinvqb $0, %zmm30, %zmm18, %zmm26
+	vgf2p8affineinvqb $0, %zmm30, %zmm19, %zmm27
+	vgf2p8affineinvqb $SM4_GFNI_E, %zmm28, %zmm16, %zmm16
+	vgf2p8affineinvqb $SM4_GFNI_E, %zmm28, %zmm17, %zmm17
+	vgf2p8affineinvqb $SM4_GFNI_E, %zmm28, %zmm18, %zmm18
+	vgf2p8affineinvqb $SM4_GFNI_E, %zmm28, %zmm19, %zmm19
+	vpternlogd	$0x96, %zmm22, %zmm21, %zmm\a0
+	vpternlogd	$0x96, %zmm23, %zmm22, %zmm\a1
+	vpternlogd	$0x96, %zmm20, %zmm23, %zmm\a2
+	vpternlogd	$0x96, %zmm21, %zmm20, %zmm\a3
+	vpternlogd	$0x96, %zmm27, %zmm16, %zmm\a0
+	vpternlogd	$0x96, %zmm24, %zmm17, %zmm\a1
+	vpternlogd	$0x96, %zmm25, %zmm18, %zmm\a2
+	vpternlogd	$0x96, %zmm26, %zmm19, %zmm\a3
+.if !\last
+	vpxord		(\kd)(%r11){1to16}, %zmm\c0, %zmm16
+	vpxord		(\kd + 4)(%r11){1to16}, %zmm\c1, %zmm17
+	vpxord		(\kd + 8)(%r11){1to16}, %zmm\c2, %zmm18
+	vpxord		(\kd + 12)(%r11){1to16}, %zmm\c3, %zmm19
+	vpternlogd	$0x96, %zmm\d0, %zmm\a0, %zmm16
+	vpternlogd	$0x96, %zmm\d1, %zmm\a1, %zmm17
+	vpternlogd	$0x96, %zmm\d2, %zmm\a2, %zmm18
+	vpternlogd	$0x96, %zmm\d3, %zmm\a3, %zmm19
+.endif
+.endm
+
+/*
+ * Rounds 4n .. 4n+3 (r11 = K + 64n).  The words rotate through
+ * zmm0-3, 4-7, 8-11, 12-15; round i writes word i+4 over word i.
+ */
+.macro BS_4ROUNDS last
+	BS_ROUND	0, 16, 0, 1, 2, 3, 8, 9, 10, 11, 12, 13, 14, 15
+	BS_ROUND	0, 32, 4, 5, 6, 7, 12, 13, 14, 15, 0, 1, 2, 3
+	BS_ROUND	0, 48, 8, 9, 10, 11, 0, 1, 2, 3, 4, 5, 6, 7
+	BS_ROUND	\last, 64, 12, 13, 14, 15, 4, 5, 6, 7, 8, 9, 10, 11
+.endm
+
+/*
+ * __sm4_gfni_blk64: encrypt/decrypt 64 blocks in zmm0-15 (as loaded,
+ * zmm0 = blocks 0-3) in place.  In: r10 = RK', with the byte-sliced key
+ * table K at r10 + SM4_K_OFF (built by SM4_BUILD_K).  Clobbers every
+ * other vector register, r9 and r11.
+ */
+SYM_FUNC_START_LOCAL(__sm4_gfni_blk64)
+	BS_LEVEL	1, 0, 1, 2, 3, 4, 5, 6, 7, \
+			   8, 9, 10, 11, 12, 13, 14, 15
+	BS_LEVELS_2_4
+	.irp r, 0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15
+	vgf2p8affineqb	$0, .Lm1(%rip){1to8}, %zmm\r, %zmm\r
+	.endr
+	vpbroadcastq	.Lg0(%rip), %zmm28
+	vpbroadcastq	.Lg1(%rip), %zmm29
+	vpbroadcastq	.Lg3(%rip), %zmm30
+	lea		SM4_K_OFF(%r10), %r11
+	vpxord		0(%r11){1to16}, %zmm4, %zmm16
+	vpxord		4(%r11){1to16}, %zmm5, %zmm17
+	vpxord		8(%r11){1to16}, %zmm6, %zmm18
+	vpxord		12(%r11){1to16}, %zmm7, %zmm19
+	vpternlogd	$0x96, %zmm12, %zmm8, %zmm16
+	vpternlogd	$0x96, %zmm13, %zmm9, %zmm17
+	vpternlogd	$0x96, %zmm14, %zmm10, %zmm18
+	vpternlogd	$0x96, %zmm15, %zmm11, %zmm19
+	lea		448(%r11), %r9
+.Lblk64_loop:
+	BS_4ROUNDS	0
+	add		$64, %r11
+	cmp		%r9, %r11
+	jne		.Lblk64_loop
+	BS_4ROUNDS	1
+	.irp r, 0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15
+	vgf2p8affineqb	$0, .Lm1_inv(%rip){1to8}, %zmm\r, %zmm\r
+	.endr
+	/* Output words X35, X34, X33, X32 are in 12-15, 8-11, 4-7, 0-3. */
+	BS_LEVEL	1, 12, 13, 14, 15, 8, 9, 10, 11, \
+			   4, 5, 6, 7, 0, 1, 2, 3
+	BS_LEVELS_2_4
+	RET
+SYM_FUNC_END(__sm4_gfni_blk64)
+
+/*
+ * Stack frame, 64-byte aligned below rbp:
+ *	SM4_RK_OFF	RK' (128 bytes): the round keys of rdi byte-swapped
+ *			per dword and moved into the M1 domain with c1
+ *	SM4_K_OFF	K (512 bytes): RK' byte-sliced for __sm4_gfni_blk64,
+ *			key i byte j as a dword at 16 * i + 4 * j
+ *	SM4_ST_OFF	64 bytes of mode state kept across __sm4_gfni_blk64
+ *	SM4_TW_OFF	XTS only: the 64 tweaks of a 64-block batch
+ * K (and with it the state and tweaks) is built and wiped only when the
+ * request has at least SM4_BS_MIN blocks; edi keeps nblocks for that.
+ */
+
+/* The constants of the word-sliced helpers. */
+.macro SM4_CONSTS
 	vpbroadcastq	.Lg0(%rip), %zmm16
 	vpbroadcastq	.Lg1(%rip), %zmm17
 	vpbroadcastq	.Lg3(%rip), %zmm18
 	vpbroadcastq	.Lm1(%rip), %zmm19
 	vpbroadcastq	.Lm1_inv(%rip), %zmm29
+.endm
+
+/*
+ * Function entry: frame, constants, RK' (pointed to by r10) and, for
+ * requests of SM4_BS_MIN blocks or more, K.
+ */
+.macro SM4_ENTER frame, bs=1
+	push		%rbp
+	mov		%rsp, %rbp
+	and		$-64, %rsp
+	sub		$\frame, %rsp
+	SM4_CONSTS
 	vbroadcasti32x4	.Lbswap32(%rip), %zmm8
 	vmovdqu32	(%rdi), %zmm9
 	vmovdqu32	64(%rdi), %zmm10
@@ -317,20 +504,49 @@ SYM_FUNC_END(__sm4_gfni_blk1)
 	vpshufb		%zmm8, %zmm10, %zmm10
 	vgf2p8affineqb	$SM4_GFNI_C1, %zmm19, %zmm9, %zmm9
 	vgf2p8affineqb	$SM4_GFNI_C1, %zmm19, %zmm10, %zmm10
-	vmovdqu32	%zmm9, (%rsp)
-	vmovdqu32	%zmm10, 64(%rsp)
+	vmovdqa64	%zmm9, SM4_RK_OFF(%rsp)
+	vmovdqa64	%zmm10, SM4_RK_OFF + 64(%rsp)
 	mov		%rsp, %r10
+.if \bs
+	mov		%ecx, %edi
+	cmp		$SM4_BS_MIN, %ecx
+	jb		1f
+	vmovdqa64	.Lkey_bytes(%rip), %zmm8
+	.irp i, 0, 1, 2, 3, 4, 5, 6, 7
+	vbroadcasti32x4	SM4_RK_OFF + 16 * \i(%rsp), %zmm9
+	vpshufb		%zmm8, %zmm9, %zmm9
+	vmovdqa64	%zmm9, SM4_K_OFF + 64 * \i(%rsp)
+	.endr
+1:
+.else
+	xor		%edi, %edi
+.endif
 .endm
 
-.macro SM4_LEAVE
-	add		$128, %rsp
+/* Wipe the frame (K, state and \tweaks only if they were used) and return. */
+.macro SM4_LEAVE tweaks=0
+	vpxord		%xmm8, %xmm8, %xmm8
+	vmovdqa64	%zmm8, SM4_RK_OFF(%rsp)
+	vmovdqa64	%zmm8, SM4_RK_OFF + 64(%rsp)
+	cmp		$SM4_BS_MIN, %edi
+	jb		1f
+	.irp i, 0, 1, 2, 3, 4, 5, 6, 7, 8
+	vmovdqa64	%zmm8, SM4_K_OFF + 64 * \i(%rsp)
+	.endr
+.if \tweaks
+	.irp i, 0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15
+	vmovdqa64	%zmm8, SM4_TW_OFF + 64 * \i(%rsp)
+	.endr
+.endif
+1:
 	vzeroupper
-	FRAME_END
+	leave
 	RET
 .endm
 
 /*
  * Batch kinds of the mode bodies below:
+ *	full64	64 blocks in zmm0-15, no masks (__sm4_gfni_blk64)
  *	full32	32 blocks in zmm0-7, no masks
  *	tail32	17..31 blocks: zmm0-3 full, zmm4-7 under masks k4-k7
  *	tail16	1..16 blocks in zmm4-7 under masks k4-k7
@@ -340,6 +556,12 @@ SYM_FUNC_END(__sm4_gfni_blk1)
  * of src/dst.
  */
 .macro BATCH_REGS kind, m
+.ifc \kind, full64
+	.irp r, 0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15
+	\m		\kind, \r
+	.endr
+.exitm
+.endif
 .ifc \kind, full32
 	\m		\kind, 0
 	\m		\kind, 1
@@ -386,10 +608,12 @@ SYM_FUNC_END(__sm4_gfni_blk1)
 
 /* Is register \j of batch \kind under a mask? */
 .macro BATCH_MASKED kind, j
+	.set .Lmasked, (\j >= 4)
 .ifc \kind, full32
 	.set .Lmasked, 0
-.else
-	.set .Lmasked, (\j >= 4)
+.endif
+.ifc \kind, full64
+	.set .Lmasked, 0
 .endif
 .endm
 
@@ -453,6 +677,9 @@ SYM_FUNC_END(__sm4_gfni_blk1)
 .endm
 
 .macro CALL_BLK kind
+.ifc \kind, full64
+	call		__sm4_gfni_blk64
+.endif
 .ifc \kind, full32
 	call		__sm4_gfni_blk32
 .endif
@@ -508,22 +735,31 @@ SYM_FUNC_END(__sm4_gfni_blk1)
 .endm
 
 /*
- * Run \body for every batch: full 32-block batches, then the tail.
- * The body handles one batch of its kind; between full batches it may
- * advance per-mode state with \next (called with no arguments).
+ * Run \body for every batch: full 64-block batches, at most one full
+ * 32-block batch, then the tail.  The body handles one batch of its
+ * kind; after a full64 batch only the registers it restores itself
+ * (besides the helper constants, restored here) are valid.
  * In: ecx = nblocks >= 1, rsi/rdx = dst/src.  At the end of the tail,
  * ecx holds the tail's block count (0 if none) for \finish.
  */
 .macro FOR_BATCHES name, body, finish
+	cmp		$64, %ecx
+	jb		.L\name\()_32
+.L\name\()_loop64:
+	\body		full64
+	add		$1024, %rsi
+	add		$1024, %rdx
+	sub		$64, %ecx
+	cmp		$64, %ecx
+	jae		.L\name\()_loop64
+	SM4_CONSTS
+.L\name\()_32:
 	cmp		$32, %ecx
 	jb		.L\name\()_tail
-.L\name\()_loop32:
 	\body		full32
 	add		$512, %rsi
 	add		$512, %rdx
 	sub		$32, %ecx
-	cmp		$32, %ecx
-	jae		.L\name\()_loop32
 .L\name\()_tail:
 	test		%ecx, %ecx
 	jz		.L\name\()_done
@@ -559,7 +795,7 @@ SYM_FUNC_END(__sm4_gfni_blk1)
  *			    unsigned int nblocks)
  */
 SYM_TYPED_FUNC_START(sm4_gfni_avx512_ecb)
-	SM4_ENTER
+	SM4_ENTER	SM4_FRAME
 	FOR_BATCHES	ecb, ECB_BATCH, NOTHING
 	SM4_LEAVE
 SYM_FUNC_END(sm4_gfni_avx512_ecb)
@@ -569,6 +805,10 @@ SYM_FUNC_END(sm4_gfni_avx512_ecb)
  * zmm20, before any store of the batch (dst may equal src).
  */
 .macro LOAD_NEXT_IV kind
+.ifc \kind, full64
+	vbroadcasti32x4	1008(%rdx), %zmm20
+.exitm
+.endif
 .ifc \kind, full32
 	vbroadcasti32x4	496(%rdx), %zmm20
 .else
@@ -607,7 +847,13 @@ SYM_FUNC_END(sm4_gfni_avx512_ecb)
 
 .macro CBC_DEC_BATCH kind
 	BATCH_REGS	\kind, LOAD_SRC
+.ifc \kind, full64
+	vmovdqa64	%zmm20, SM4_ST_OFF(%rsp)
 	CALL_BLK	\kind
+	vmovdqa64	SM4_ST_OFF(%rsp), %zmm20
+.else
+	CALL_BLK	\kind
+.endif
 	BATCH_REGS	\kind, CBC_XOR_PREV
 	LOAD_NEXT_IV	\kind
 	BATCH_REGS	\kind, STORE_DST
@@ -621,7 +867,7 @@ SYM_FUNC_END(sm4_gfni_avx512_ecb)
  *				unsigned int nblocks, u8 *iv)
  */
 SYM_TYPED_FUNC_START(sm4_gfni_avx512_cbc_dec)
-	SM4_ENTER
+	SM4_ENTER	SM4_FRAME
 	vbroadcasti32x4	(%r8), %zmm20
 	FOR_BATCHES	cbc_dec, CBC_DEC_BATCH, STORE_IV
 	SM4_LEAVE
@@ -656,7 +902,7 @@ SYM_FUNC_END(sm4_gfni_avx512_cbc_dec)
  *				unsigned int nblocks, u8 *iv)
  */
 SYM_TYPED_FUNC_START(sm4_gfni_avx512_cfb_dec)
-	SM4_ENTER
+	SM4_ENTER	SM4_FRAME
 	vbroadcasti32x4	(%r8), %zmm20
 	FOR_BATCHES	cfb_dec, CFB_DEC_BATCH, STORE_IV
 	SM4_LEAVE
@@ -668,7 +914,7 @@ SYM_FUNC_END(sm4_gfni_avx512_cfb_dec)
  *				unsigned int nblocks, u8 *iv)
  */
 SYM_TYPED_FUNC_START(sm4_gfni_avx512_cbc_enc)
-	SM4_ENTER
+	SM4_ENTER	SM4_FRAME, 0
 	vmovdqu32	(%r8), %xmm20
 .Lcbc_enc_loop:
 	vpxord		(%rdx), %xmm20, %xmm4
@@ -687,7 +933,7 @@ SYM_FUNC_END(sm4_gfni_avx512_cbc_enc)
  *				unsigned int nblocks, u8 *iv)
  */
 SYM_TYPED_FUNC_START(sm4_gfni_avx512_cfb_enc)
-	SM4_ENTER
+	SM4_ENTER	SM4_FRAME, 0
 	vmovdqu32	(%r8), %xmm4
 .Lcfb_enc_loop:
 	call		__sm4_gfni_blk1
@@ -706,7 +952,8 @@ SYM_FUNC_END(sm4_gfni_avx512_cfb_enc)
 /*
  * CTR registers: zmm20 the counter as (low, high) qwords in every lane,
  * zmm21 increments 0..3, zmm22 step 4, zmm23 byte reversal, zmm24 step
- * 32, zmm25 all ones, zmm26 the running increment.
+ * 32, zmm25 all ones, zmm26 the running increment.  A full64 batch
+ * keeps zmm20 on the stack and reloads the constants.
  *
  * \dst = zmm20 + \inc as 128-bit integers per lane: a carry out of the
  * low qword (sum < increment) adds one to the high qword.
@@ -736,12 +983,28 @@ SYM_FUNC_END(sm4_gfni_avx512_cfb_enc)
 .endif
 .endm
 
+.macro CTR_CONSTS
+	vmovdqa64	.Lctr_inc0(%rip), %zmm21
+	vbroadcasti32x4	.Lctr_step4(%rip), %zmm22
+	vbroadcasti32x4	.Lbswap128(%rip), %zmm23
+	vbroadcasti32x4	.Lctr_step32(%rip), %zmm24
+	vpternlogd	$0xff, %zmm25, %zmm25, %zmm25
+.endm
+
 .macro CTR_BATCH kind
 	vmovdqa64	%zmm21, %zmm26
 	BATCH_REGS	\kind, CTR_GEN
+.ifc \kind, full64
+	CTR_ADD		%zmm20, .Lctr_step64(%rip)
+	vmovdqa64	%zmm20, SM4_ST_OFF(%rsp)
+.endif
 	CALL_BLK	\kind
 	BATCH_REGS	\kind, XOR_SRC
 	BATCH_REGS	\kind, STORE_DST
+.ifc \kind, full64
+	vmovdqa64	SM4_ST_OFF(%rsp), %zmm20
+	CTR_CONSTS
+.endif
 .ifc \kind, full32
 	CTR_ADD		%zmm20, %zmm24
 .endif
@@ -751,15 +1014,11 @@ SYM_FUNC_END(sm4_gfni_avx512_cfb_enc)
  *			    unsigned int nblocks, u8 *ctr)
  */
 SYM_TYPED_FUNC_START(sm4_gfni_avx512_ctr)
-	SM4_ENTER
-	vbroadcasti32x4	.Lbswap128(%rip), %zmm23
+	SM4_ENTER	SM4_FRAME
+	CTR_CONSTS
 	vmovdqu32	(%r8), %xmm20
 	vpshufb		%xmm23, %xmm20, %xmm20
 	vshufi64x2	$0, %zmm20, %zmm20, %zmm20
-	vmovdqa64	.Lctr_inc0(%rip), %zmm21
-	vbroadcasti32x4	.Lctr_step4(%rip), %zmm22
-	vbroadcasti32x4	.Lctr_step32(%rip), %zmm24
-	vpternlogd	$0xff, %zmm25, %zmm25, %zmm25
 	/* The counter after this call: ctr + nblocks, 128-bit big-endian. */
 	movq		8(%r8), %rax
 	bswapq		%rax
@@ -782,9 +1041,10 @@ SYM_FUNC_END(sm4_gfni_avx512_ctr)
  * XTS registers: zmm31 the tweaks of blocks 0..3 of the batch; the
  * tweaks of data register \j in zmm2\j.
  *
- * \dst = \src * x^\k in GF(2^128) per lane, 0 < \k <= 32: shift both
+ * \dst = \src * x^\k in GF(2^128) per lane, 0 < \k < 64: shift both
  * qwords, carry the low qword's top bits into the high qword and fold the
- * high qword's top bits back with 0x87.  Clobbers zmm8, zmm9.
+ * high qword's top bits back with 0x87 (the product, up to k + 7 bits,
+ * is XORed into the whole lane).  Clobbers zmm8, zmm9.
  */
 .macro XTS_MUL_XK src, dst, k
 	vpsrlq		$(64 - (\k)), \src, %zmm8
@@ -819,7 +1079,57 @@ SYM_FUNC_END(sm4_gfni_avx512_ctr)
 	REG_OP		\kind, \j, vpxord, 2\j
 .endm
 
+/*
+ * A full64 batch: the tweaks of register j (zmm31 * x^4j) in zmm16 + j
+ * and on the stack, the next batch's zmm31 (zmm31 * x^64) in the state
+ * slot.
+ */
+.macro XTS64_TWEAK j, t
+.if \j == 0
+	vmovdqa64	%zmm31, %zmm\t
+.else
+	XTS_MUL_XK	%zmm31, %zmm\t, 4*\j
+.endif
+	vmovdqa64	%zmm\t, SM4_TW_OFF + 64 * \j(%rsp)
+.endm
+
+.macro XTS64_IN kind, j
+	LOAD_SRC	\kind, \j
+	vpxord		SM4_TW_OFF + 64 * \j(%rsp), %zmm\j, %zmm\j
+.endm
+
+.macro XTS64_OUT kind, j
+	vpxord		SM4_TW_OFF + 64 * \j(%rsp), %zmm\j, %zmm\j
+.endm
+
 .macro XTS_BATCH kind
+.ifc \kind, full64
+	XTS64_TWEAK	0, 16
+	XTS64_TWEAK	1, 17
+	XTS64_TWEAK	2, 18
+	XTS64_TWEAK	3, 19
+	XTS64_TWEAK	4, 20
+	XTS64_TWEAK	5, 21
+	XTS64_TWEAK	6, 22
+	XTS64_TWEAK	7, 23
+	XTS64_TWEAK	8, 24
+	XTS64_TWEAK	9, 25
+	XTS64_TWEAK	10, 26
+	XTS64_TWEAK	11, 27
+	XTS64_TWEAK	12, 28
+	XTS64_TWEAK	13, 29
+	XTS64_TWEAK	14, 30
+	XTS_MUL_XK	%zmm31, %zmm10, 60
+	vmovdqa64	%zmm10, SM4_TW_OFF + 64 * 15(%rsp)
+	XTS_MUL_XK	%zmm10, %zmm31, 4
+	vmovdqa64	%zmm31, SM4_ST_OFF(%rsp)
+	BATCH_REGS	\kind, XTS64_IN
+	CALL_BLK	\kind
+	BATCH_REGS	\kind, XTS64_OUT
+	BATCH_REGS	\kind, STORE_DST
+	vmovdqa64	SM4_ST_OFF(%rsp), %zmm31
+.exitm
+.endif
 	BATCH_REGS	\kind, XTS_IN
 	CALL_BLK	\kind
 	BATCH_REGS	\kind, XTS_OUT
@@ -849,7 +1159,7 @@ SYM_FUNC_END(sm4_gfni_avx512_ctr)
  * Encryption with rkey_enc, decryption with rkey_dec.
  */
 SYM_TYPED_FUNC_START(sm4_gfni_avx512_xts)
-	SM4_ENTER
+	SM4_ENTER	SM4_FRAME_XTS
 	vbroadcasti32x4	(%r8), %zmm31
 	/* Lane i of zmm31 = tweak * x^i. */
 	vpsllvq		.Lxts_shl(%rip), %zmm31, %zmm10
@@ -859,5 +1169,5 @@ SYM_TYPED_FUNC_START(sm4_gfni_avx512_xts)
 	vpternlogd	$0x96, %zmm9, %zmm8, %zmm10
 	vmovdqa64	%zmm10, %zmm31
 	FOR_BATCHES	xts, XTS_BATCH, XTS_FINISH
-	SM4_LEAVE
+	SM4_LEAVE	1
 SYM_FUNC_END(sm4_gfni_avx512_xts)

@@ -39,8 +39,47 @@
 #define sm4_simd_end()		kernel_fpu_end()
 #elif defined(CONFIG_ARM64)
 #include <asm/neon.h>
+#if LINUX_VERSION_CODE >= KERNEL_VERSION(6, 19, 0)
+#include <linux/percpu.h>
+#include <linux/preempt.h>
+/*
+ * 6.19 changed kernel_neon_begin()/kernel_neon_end() to take a caller
+ * provided struct user_fpsimd_state (6.12: no argument; 7.2: argument).
+ * It receives the task's kernel-mode FP/SIMD state when the task is
+ * scheduled out, and, when the caller is a softirq, the state of the
+ * task-level kernel-mode SIMD code that the softirq interrupted.  It may
+ * be NULL only in non-preemptible task context.
+ *
+ * The callers' sections are short (at most SM4_SIMD_CHUNK bytes of work)
+ * and never sleep, so they run with preemption disabled, as on x86: task
+ * context then needs no buffer.  A softirq gets a per-CPU buffer: with
+ * preemption off and softirqs not nesting on a CPU, and no SIMD in hard
+ * interrupts, no two sections of one CPU can use it at the same time.
+ */
+static DEFINE_PER_CPU(struct user_fpsimd_state, sm4_softirq_fpsimd_state);
+
+static inline struct user_fpsimd_state *sm4_simd_state(void)
+{
+	if (in_serving_softirq())
+		return this_cpu_ptr(&sm4_softirq_fpsimd_state);
+	return NULL;
+}
+
+static inline void sm4_simd_begin(void)
+{
+	preempt_disable();
+	kernel_neon_begin(sm4_simd_state());
+}
+
+static inline void sm4_simd_end(void)
+{
+	kernel_neon_end(sm4_simd_state());
+	preempt_enable();
+}
+#else
 #define sm4_simd_begin()	kernel_neon_begin()
 #define sm4_simd_end()		kernel_neon_end()
+#endif
 #else
 #define sm4_simd_begin()	do { } while (0)
 #define sm4_simd_end()		do { } while (0)

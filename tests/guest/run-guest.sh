@@ -17,10 +17,11 @@
 #   --parts LIST         parts to run, e.g. 1,2,5 (default 1,2,3,4,5,6,7,8)
 #   --with-broken        also load tests/guest/kmod's sm4_broken_test.ko;
 #                        the run must then fail
+#   --broken-args ARGS   module parameters for it (e.g. corrupt_from=1)
 #   --kver KVER          Debian kernel ABI (default: installed headers)
 #   --seed N             seed of the test vectors (default: random)
 #   --stress-seconds N   duration of part 6 (20)
-#   --timeout N          hard timeout of the first boot in seconds (2400)
+#   --timeout N          hard timeout of the first boot in seconds (1500)
 #   --verbose            copy the guest console to stdout
 #
 # Exit status: 0 every check passed; 1 some check failed; 2 the run could
@@ -34,17 +35,18 @@ CPU=max
 CASES=10000
 PARTS=1,2,3,4,5,6,7,8
 BROKEN=0
+BROKEN_ARGS=
 KVER=
 SEED=
 STRESS_SECONDS=20
 STRESS_WORKERS=4
-TIMEOUT=2400
+TIMEOUT=1500
 TIMEOUT2=600
 VERBOSE=0
 
 usage()
 {
-	sed -n '4,28p' "$0" | sed 's/^# \{0,1\}//' >&2
+	sed -n '4,29p' "$0" | sed 's/^# \{0,1\}//' >&2
 	exit 2
 }
 
@@ -55,6 +57,7 @@ while [ $# -gt 0 ]; do
 	--cases) CASES=$2; shift 2 ;;
 	--parts) PARTS=$2; shift 2 ;;
 	--with-broken) BROKEN=1; shift ;;
+	--broken-args) BROKEN_ARGS=$2; shift 2 ;;
 	--kver) KVER=$2; shift 2 ;;
 	--seed) SEED=$2; shift 2 ;;
 	--stress-seconds) STRESS_SECONDS=$2; shift 2 ;;
@@ -68,7 +71,17 @@ case $ARCH in
 x86_64|arm64) ;;
 *) usage ;;
 esac
+case ",$PARTS," in
+*,8,*)
+	# Part 8 runs on the volume part 5 formats.
+	case ",$PARTS," in
+	*,5,*) ;;
+	*) PARTS="$PARTS,5" ;;
+	esac
+	;;
+esac
 [ -n "$KVER" ] || KVER=$(detect_kver)
+KVER=$(norm_kver "$KVER")
 [ -n "$SEED" ] || SEED=$(od -An -N4 -tu4 /dev/urandom | tr -d ' ')
 FLAVOUR=$(kernel_flavour "$ARCH")
 KREL=$KVER-$FLAVOUR
@@ -249,6 +262,7 @@ ARCH=$ARCH
 PARTS=$PARTS
 CASES=$CASES
 BROKEN=$BROKEN
+BROKEN_ARGS='$BROKEN_ARGS'
 STRESS_SECONDS=$STRESS_SECONDS
 STRESS_WORKERS=$STRESS_WORKERS
 VERDICT_DEV=$VERDICT_DEV
@@ -282,6 +296,7 @@ boot()
 	local cmdline args rc t0 qpid
 
 	cmdline="console=$CONSOLE panic_on_warn=1 panic=-1 rdinit=/init sm4_phase=$n mitigations=off"
+	# shellcheck disable=SC2054
 	args=(-accel tcg,thread=multi -smp 2 -m 2048 -nodefaults -display none
 	      -no-reboot -kernel "$VMLINUZ" -initrd "$WORK/initrd.cpio"
 	      -append "$cmdline"
@@ -305,6 +320,7 @@ boot()
 		# architected one is very slow under TCG.
 		local cpu=$CPU
 		[ "$cpu" = max ] && cpu=max,pauth-impdef=on
+		# shellcheck disable=SC2054
 		args+=(-M virt -cpu "$cpu" -serial chardev:con0
 		       -device virtio-serial-pci
 		       -chardev "file,id=verdict,path=$ver"

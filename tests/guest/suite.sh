@@ -283,7 +283,7 @@ check_proc_crypto()
 			continue
 		fi
 		awk -v m="$m" '$3 == m' /tmp/crypto.tab >/tmp/crypto.mod
-		while read -r name drv mod prio st type async internal; do
+		while read -r name drv _ prio st type async internal; do
 			if [ "$st" = passed ]; then
 				pass "$tag $drv ($name, $type, priority $prio): selftest passed"
 			else
@@ -377,8 +377,9 @@ part1()
 	load_project_modules part1
 	if [ "$BROKEN" = 1 ]; then
 		if [ -e "$KMODS/sm4_broken_test.ko" ]; then
-			check "part1 insmod sm4_broken_test (deliberately broken driver)" \
-				insmod "$KMODS/sm4_broken_test.ko"
+			# shellcheck disable=SC2086
+			check "part1 insmod sm4_broken_test $BROKEN_ARGS (deliberately broken driver)" \
+				insmod "$KMODS/sm4_broken_test.ko" $BROKEN_ARGS
 			LOADED="$LOADED sm4_broken_test"
 		else
 			fail "part1 sm4_broken_test.ko missing (tests/guest/kmod not built)"

@@ -32,7 +32,7 @@ usage()
 ARCH=$1
 shift
 if [ $# -ge 2 ] && [ "${2#--}" = "$2" ]; then
-	KVER=$1
+	KVER=$(norm_kver "$1")
 	shift
 else
 	KVER=$(detect_kver)
@@ -74,7 +74,7 @@ prepare_kdir()
 	# Foreign architecture: unpack the headers under .cache and use
 	# the host's linux-kbuild tools (fixdep, modpost, ... are host
 	# programs; only the configuration and headers are per-arch).
-	ensure_pkgs "linux-kbuild-$KSERIES" "gcc-$(gcc -dumpversion | cut -d. -f1)-aarch64-linux-gnu" bc
+	ensure_pkgs "linux-kbuild-$KSERIES" "gcc-$(gcc -dumpversion | cut -d. -f1)-aarch64-linux-gnu"
 	root="$CACHE/headers/$ARCH-$KVER"
 	hdir="$root/usr/src/linux-headers-$KVER-$FLAVOUR"
 	mkdir -p "$CACHE/headers"
@@ -108,7 +108,7 @@ KDIR=$(prepare_kdir)
 ln -sfn "$KDIR" "$OUTDIR/kdir"
 
 MAKEARGS=(-C "$KDIR" -j"$(nproc)")
-STRIP=strip
+STRIP="strip"
 if [ "$DARCH" != "$(dpkg --print-architecture)" ]; then
 	MAKEARGS+=(ARCH=arm64 CROSS_COMPILE=aarch64-linux-gnu-)
 	STRIP=aarch64-linux-gnu-strip

@@ -69,6 +69,15 @@ detect_kver()
 	echo "${dep%-amd64}"
 }
 
+# norm_kver KVER: accept 6.1.0-57 as well as 6.1.0-57-amd64.
+norm_kver()
+{
+	local k=$1
+
+	k=${k%-amd64}
+	echo "${k%-arm64}"
+}
+
 # deb_arch ARCH: Debian architecture name for x86_64/arm64.
 deb_arch()
 {

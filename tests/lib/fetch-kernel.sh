@@ -14,7 +14,7 @@ set -euo pipefail
 
 [ $# -ge 1 ] && [ $# -le 2 ] || die "usage: $0 ARCH [KVER]"
 ARCH=$1
-KVER=${2:-$(detect_kver)}
+KVER=$(norm_kver "${2:-$(detect_kver)}")
 DARCH=$(deb_arch "$ARCH")
 FLAVOUR=$(kernel_flavour "$ARCH")
 DEST="$CACHE/kernel/$ARCH-$KVER"
