@@ -4,7 +4,8 @@
 # test-kbuild-matrix.sh [SUITE...]: build the modules for x86_64 and arm64
 # against the kernel headers of other Debian suites (default: trixie,
 # 6.12, and sid, 7.2), each inside an amd64 chroot of that suite so that
-# each kernel is built with its own compiler, at W=1; check for warnings,
+# each kernel is built with its own compiler, at W=1 with sparse (C=2);
+# check for compiler, sparse and objtool warnings,
 # for the expected modules and their license.
 #
 # Chroots are made once with mmdebstrap (amd64 + arm64 package lists) and
@@ -29,29 +30,56 @@ ARCHES=${SM4_MATRIX_ARCHES:-x86_64 arm64}
 SUITES=("$@")
 [ ${#SUITES[@]} -gt 0 ] || SUITES=(trixie sid)
 # Bump when the chroot contents below change: cached chroots are remade.
-RECIPE="sm4-matrix-chroot v2: amd64,arm64 linux-headers-amd64 kmod arm64-headers cross-gcc"
+RECIPE="sm4-matrix-chroot v3: amd64,arm64 linux-headers-amd64 kmod sparse arm64-headers cross-gcc checker-valid"
 rc=0
 
-# The in-chroot setup for the arm64 cross build (run by sh -e).
-# shellcheck disable=SC2016
-ARM64_SETUP='
-hdr=$(ls -d /usr/src/linux-headers-*-amd64 | head -n1)
+# write_setup FILE: the in-chroot part of the chroot creation.
+write_setup()
+{
+	cat >"$1" <<'EOF_SETUP'
+# SPDX-License-Identifier: GPL-2.0
+# Run by test-kbuild-matrix.sh inside a new chroot (sh -e).
+hdr=$(ls -d /usr/src/linux-headers-*[0-9]-amd64 | head -n1)
 abi=${hdr#/usr/src/linux-headers-}
 abi=${abi%-amd64}
+common=/usr/src/linux-headers-$abi-common
+
+# arm64 headers (unpacked, not installed: they depend on arm64 binaries)
+# and the cross compiler of the gcc version they were built with.
 mkdir -p /var/cache/sm4-debs
 cd /var/cache/sm4-debs
 apt-get download -q "linux-headers-$abi-arm64:arm64"
 dpkg-deb -x linux-headers-"$abi"-arm64_*_arm64.deb /
 kv=/usr/src/linux-headers-$abi-arm64/.kernelvariables
-gccv=$(sed -n "s/^CC *=.*gcc-\([0-9][0-9]*\).*/\1/p" "$kv")
+gccv=$(sed -n 's/^CC *=.*gcc-\([0-9][0-9]*\).*/\1/p' "$kv")
 [ -n "$gccv" ] || { echo "no gcc-N in $kv" >&2; exit 1; }
 DEBIAN_FRONTEND=noninteractive apt-get install -y -q \
 	--no-install-recommends "gcc-$gccv-aarch64-linux-gnu"
 test -x "/usr/bin/aarch64-linux-gnu-gcc-$gccv"
 test -x "/usr/src/linux-headers-$abi-arm64/scripts/basic/fixdep"
+
+# Debian's 7.2 headers call scripts/checker-valid.sh for C=1/C=2 but do
+# not ship it; without it kbuild turns sparse off (6.12 has no such check).
+# The stand-in accepts the checker when it runs on a small file without
+# an error (a checker too old for the headers shows up as warnings).
+if grep -q 'scripts/checker-valid.sh' "$common/Makefile" &&
+		[ ! -e "$common/scripts/checker-valid.sh" ]; then
+	cat >"$common/scripts/checker-valid.sh" <<'EOF_CV'
+#!/bin/sh
+# Stand-in written by sm4-crypto's tests/test-kbuild-matrix.sh.
+f=$(mktemp --suffix=.c)
+trap 'rm -f "$f"' EXIT
+echo 'static inline int sm4_probe(int x) { return x; }' >"$f"
+out=$("$@" "$f" 2>&1) || { echo 0; exit 0; }
+case $out in *error*) echo 0 ;; *) echo 1 ;; esac
+EOF_CV
+	chmod +x "$common/scripts/checker-valid.sh"
+fi
+
 apt-get clean
 rm -rf /var/cache/sm4-debs /var/lib/apt/lists/*
-'
+EOF_SETUP
+}
 
 # Mounts made by this script, unmounted on any exit, after the build
 # that may be running in them (its own process group) is stopped.
@@ -106,15 +134,17 @@ make_chroot()
 	if ! mmdebstrap --variant=buildd --architectures=amd64,arm64 \
 			--aptopt='Acquire::Check-Valid-Until "false"' \
 			--skip=cleanup/apt/lists \
-			--include=linux-headers-amd64,kmod "$suite" "$chr" \
+			--include=linux-headers-amd64,kmod,sparse "$suite" "$chr" \
 			"$MIRROR" >"$log" 2>&1; then
 		echo "mmdebstrap failed" >>"$log"
 		return 1
 	fi
-	if ! chroot "$chr" /bin/sh -ec "$ARM64_SETUP" >>"$log" 2>&1; then
-		echo "arm64 cross setup failed" >>"$log"
+	write_setup "$chr/tmp/sm4-setup.sh"
+	if ! chroot "$chr" /bin/sh -e /tmp/sm4-setup.sh >>"$log" 2>&1; then
+		echo "in-chroot setup failed" >>"$log"
 		return 1
 	fi
+	rm -f "$chr/tmp/sm4-setup.sh"
 	echo "$RECIPE" >"$chr/.complete"
 }
 
@@ -138,7 +168,7 @@ want_modules()
 # build SUITE CHROOT ARCH: build and check one suite x arch.
 build()
 {
-	local suite=$1 chr=$2 arch=$3 flav kdir ver dir log m ko w brc
+	local suite=$1 chr=$2 arch=$3 flav kdir ver dir log m ko w brc d
 	local margs=()
 
 	case $arch in
@@ -146,8 +176,11 @@ build()
 	arm64) flav=arm64 margs=(ARCH=arm64 CROSS_COMPILE=aarch64-linux-gnu-) ;;
 	*) echo "FAIL: kbuild $suite: unknown arch $arch"; return 1 ;;
 	esac
-	kdir=$(ls -d "$chr"/usr/src/linux-headers-*-"$flav" 2>/dev/null | head -n1)
-	if [ -z "$kdir" ] || [ ! -f "$kdir/Makefile" ]; then
+	kdir=
+	for d in "$chr"/usr/src/linux-headers-*[0-9]-"$flav"; do
+		[ -f "$d/Makefile" ] && kdir=$d && break
+	done
+	if [ -z "$kdir" ]; then
 		echo "FAIL: kbuild $suite $arch: no $flav headers in the chroot"
 		return 1
 	fi
@@ -162,7 +195,7 @@ build()
 		cpio -pdm --quiet "$chr$dir")
 	# In the background, so that a signal stops the script (and, through
 	# the trap, the build) at once.
-	setsid -w chroot "$chr" make -C "$kdir" M="$dir" W=1 -j"$(nproc)" \
+	setsid -w chroot "$chr" make -C "$kdir" M="$dir" W=1 C=2 -j"$(nproc)" \
 		"${margs[@]}" modules >"$log" 2>&1 &
 	BUILD_PID=$!
 	wait "$BUILD_PID"
@@ -177,11 +210,17 @@ build()
 	echo "PASS: kbuild $suite $arch ($ver): modules build"
 	w=$(grep -iE 'warning|error' "$log" | grep -v 'Skipping BTF')
 	if [ -n "$w" ]; then
-		echo "FAIL: kbuild $suite $arch ($ver): warnings at W=1"
+		echo "FAIL: kbuild $suite $arch ($ver): warnings at W=1 C=2 (sparse)"
 		echo "$w" | head -n 30
 		rc=1
 	else
-		echo "PASS: kbuild $suite $arch ($ver): no warnings at W=1"
+		echo "PASS: kbuild $suite $arch ($ver): no warnings at W=1 C=2 (sparse)"
+	fi
+	if grep -q '^  CHECK ' "$log"; then
+		echo "PASS: kbuild $suite $arch ($ver): sparse ran"
+	else
+		echo "FAIL: kbuild $suite $arch ($ver): sparse ran"
+		rc=1
 	fi
 	for m in $(want_modules "$arch"); do
 		ko=$chr$dir/$m.ko

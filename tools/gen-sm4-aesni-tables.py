@@ -172,8 +172,124 @@ for trial in range(20):
         assert got[b] == sm4_ref(rk, blocks[b]), trial
 print("simulation OK", file=sys.stderr)
 
+# ---- The one-word construction (sm4x_*: 1 block per call) ---------------
+#
+# With the state word broadcast to all four dwords of an xmm register
+# (row r of every AES column = bits 8r..8r+7 of the word), ShiftRows is
+# the identity and MixColumns mixes the four bytes of the word.  M*L(post)
+# is byte-circulant: writing F_r = sum_k C[k] z_{r+k} (z = SubBytes
+# output, rows mod 4), C[2] == C[3] and C[1] == C[0] ^ C[2], which is the
+# shape of MixColumns' (2, 3, 1, 1).  One AESENC output is not enough
+# (C[0] != E*2*E^-1*C[2] for every usable domain), two are: the second
+# AESENC runs on the bytes squared in the AES field (sigma, GF(2)-linear),
+# whose S-box output is an affine image R of the first.  Then
+#	F = E11*v1 ^ E12*v2 ^ kappa,  v1 = MC(z), v2 = MC(R z ^ Rc)
+# for byte-wise E11, E12 solved below, and the domain-2 word is sigma(F).
+
+def mat_add(a, b): return [x ^ y for x, y in zip(a, b)]
+def xtime(a): return gmul(a, 2, 0x11B)
+XM = lambda k: mat_from_fn(lambda b: gmul(b, k, 0x11B))
+X2m, X3m, I8 = XM(2), XM(3), XM(1)
+aesinv = [0] * 256
+for i, s_ in enumerate(aessbox): aesinv[s_] = i
+
+def rol32(v, s): return ((v << s) | (v >> (32 - s))) & 0xffffffff
+def Lw(b): return b ^ rol32(b, 2) ^ rol32(b, 10) ^ rol32(b, 18) ^ rol32(b, 24)
+def wbytes(w): return [(w >> (8 * r)) & 0xff for r in range(4)]
+def wword(bs): return sum(b << (8 * r) for r, b in enumerate(bs))
+def bmap(m, w): return wword([mat_apply(m, b) for b in wbytes(w)])
+
+def Fz(zs): return bmap(M, Lw(wword([post(z) for z in zs])))
+F0 = Fz([0, 0, 0, 0])
+def cblock(r, k):
+    cols = []
+    for i in range(8):
+        zs = [0] * 4
+        zs[(r + k) % 4] = 1 << i
+        cols.append(wbytes(Fz(zs) ^ F0)[r])
+    return cols
+CB = [cblock(0, k) for k in range(4)]
+for r in range(4):
+    for k in range(4):
+        assert cblock(r, k) == CB[k]
+assert CB[2] == CB[3] and mat_add(CB[0], CB[2]) == CB[1]
+assert F0 == (F0 & 0xff) * 0x01010101
+
+SIG = mat_from_fn(lambda y: gmul(y, y, 0x11B))
+Rc = aessbox[mat_apply(SIG, aesinv[0])]
+RS = mat_from_fn(lambda z: aessbox[mat_apply(SIG, aesinv[z])] ^ Rc)
+assert all(aessbox[mat_apply(SIG, aesinv[z])] == mat_apply(RS, z) ^ Rc
+           for z in range(256))
+E12 = mat_mul(mat_add(CB[0], mat_mul(CB[2], X2m)),
+              mat_inv(mat_add(mat_mul(RS, X2m), mat_mul(X2m, RS))))
+E11 = mat_add(CB[2], mat_mul(E12, RS))
+for k, mc in enumerate((X2m, X3m, I8, I8)):
+    assert mat_add(mat_mul(E11, mc), mat_mul(E12, mat_mul(mc, RS))) == CB[k]
+kappa = (F0 & 0xff) ^ mat_apply(E12, Rc)
+
+X11 = nib_tables(lambda b: mat_apply(E11, b), kappa)
+X12 = nib_tables(lambda b: mat_apply(E12, b))
+X21 = nib_tables(lambda b: mat_apply(SIG, mat_apply(E11, b)),
+                 mat_apply(SIG, kappa))
+X22 = nib_tables(lambda b: mat_apply(SIG, mat_apply(E12, b)))
+XR2 = nib_tables(lambda b: mat_apply(SIG, mat_apply(M, b)))
+XRK2 = nib_tables(lambda b: mat_apply(SIG, mat_apply(M, b)), mat_apply(SIG, c))
+# pshufb controls: big-endian word j of a block, byte-swapped, in all dwords
+XBC = {j: [4 * j + 3 - (i & 3) for i in range(16)] for j in range(4)}
+
+def aesenc(st, k):
+    st = [aessbox[st[sr[i]]] for i in range(16)]
+    out = []
+    for col in range(4):
+        a = st[4 * col:4 * col + 4]
+        for r in range(4):
+            b1 = a[(r + 1) % 4]
+            out.append(xtime(a[r]) ^ xtime(b1) ^ b1 ^ a[(r + 2) % 4] ^
+                       a[(r + 3) % 4])
+    return xorv(out, k)
+
+def bcast(w): return wbytes(w) * 4
+
+def sm4x_sim(rk, blk):
+    """The sm4x core, register by register (x: broadcast words)."""
+    xs = [lookup(TM, pshufb(blk, XBC[j])) for j in range(4)]
+    x2s = [lookup(XR2, pshufb(blk, XBC[j])) for j in range(4)]
+    ring1 = {j: xs[j] for j in range(4)}
+    ring2 = {j: x2s[j] for j in range(4)}
+    w = xorv(xorv(pshufb(blk, XBC[1]), pshufb(blk, XBC[2])),
+             xorv(pshufb(blk, XBC[3]), bcast(rk[0])))
+    t1, t2 = lookup(TRK, w), lookup(XRK2, w)
+    zero = [0] * 16
+    for i in range(32):
+        v1, v2 = aesenc(t1, zero), aesenc(t2, zero)
+        tree1 = xorv(xorv(lookup(X11, v1), lookup(X12, v2)), zero)
+        if i == 31:
+            x35 = xorv(ring1[31], tree1)
+            break
+        d = rk[i] ^ rk[i + 1]
+        a1 = xorv(xorv(t1, ring1[i + 1]), bcast(bmap(M, d)))
+        a2 = xorv(xorv(t2, ring2[i + 1]),
+                  bcast(bmap(mat_mul(SIG, M), d)))
+        t1 = xorv(xorv(a1, ring1[i]), tree1)
+        t2 = xorv(xorv(a2, ring2[i]),
+                  xorv(lookup(X21, v1), lookup(X22, v2)))
+        ring1[i + 4], ring2[i + 4] = xorv(t1, a1), xorv(t2, a2)
+    # lanes (X35, X34, X33, X32), back from the M-domain, big-endian
+    r = x35[0:4] + ring1[34][4:8] + ring1[33][8:12] + ring1[32][12:16]
+    r = lookup(TMI, r)
+    return bytes(pshufb(r, [3, 2, 1, 0, 7, 6, 5, 4, 11, 10, 9, 8,
+                            15, 14, 13, 12]))
+
+for trial in range(20):
+    rk = [random.getrandbits(32) for _ in range(32)]
+    blk = [random.getrandbits(8) for _ in range(16)]
+    assert sm4x_sim(rk, blk) == sm4_ref(rk, blk), trial
+print("sm4x simulation OK", file=sys.stderr)
+
 NAMES = (("t0", T0), ("t8", T8), ("t24", T24), ("tm", TM), ("tmi", TMI),
          ("trk", TRK))
+XNAMES = (("t11", X11), ("t12", X12), ("t21", X21), ("t22", X22),
+          ("r2", XR2), ("rk2", XRK2))
 
 
 def fmt(label, v):
@@ -184,8 +300,20 @@ def fmt(label, v):
     print("\t.endr")
 
 
+def fmtx(label, v):
+    """One 16-byte constant of the sm4x code (xmm only)."""
+    print(".Lsm4x_%s:" % label)
+    for half in (v[:8], v[8:]):
+        print("\t.byte " + ", ".join("0x%02x" % x for x in half))
+
+
 for name, T in NAMES:
     fmt(name + "_lo", T[0])
     fmt(name + "_hi", T[1])
 for k in range(4):
     fmt("p%d" % (8 * k), P[k])
+for name, T in XNAMES:
+    fmtx(name + "_lo", T[0])
+    fmtx(name + "_hi", T[1])
+for j in range(4):
+    fmtx("bc%d" % j, XBC[j])

@@ -32,44 +32,51 @@ SYM_FUNC_START_LOCAL(sm4_core_ymm_2)
 	RET
 SYM_FUNC_END(sm4_core_ymm_2)
 
+/* One block in %xmm0 (memory order); see SM4X_CORE. */
+SYM_FUNC_START_LOCAL(sm4x_core)
+	SM4X_CORE
+	RET
+SYM_FUNC_END(sm4x_core)
+
 SYM_TYPED_FUNC_START(sm4_aesni_avx2_ecb)
+	SM4X_DISPATCH_ONE ecb
 	SM4_FUNC_ENTER
 	SM4_MODE_BODY	ecb, ymm
 	SM4_FUNC_LEAVE	ymm
 SYM_FUNC_END(sm4_aesni_avx2_ecb)
 
 SYM_TYPED_FUNC_START(sm4_aesni_avx2_cbc_dec)
+	SM4X_DISPATCH_ONE cbc_dec
 	SM4_FUNC_ENTER
 	SM4_MODE_BODY	cbc_dec, ymm
 	SM4_FUNC_LEAVE	ymm
 SYM_FUNC_END(sm4_aesni_avx2_cbc_dec)
 
 SYM_TYPED_FUNC_START(sm4_aesni_avx2_cfb_dec)
+	SM4X_DISPATCH_ONE cfb_dec
 	SM4_FUNC_ENTER
 	SM4_MODE_BODY	cfb_dec, ymm
 	SM4_FUNC_LEAVE	ymm
 SYM_FUNC_END(sm4_aesni_avx2_cfb_dec)
 
 SYM_TYPED_FUNC_START(sm4_aesni_avx2_ctr)
+	SM4X_DISPATCH_ONE ctr
 	SM4_FUNC_ENTER
 	SM4_MODE_BODY	ctr, ymm
 	SM4_FUNC_LEAVE	ymm
 SYM_FUNC_END(sm4_aesni_avx2_ctr)
 
 SYM_TYPED_FUNC_START(sm4_aesni_avx2_xts)
+	SM4X_DISPATCH_ONE xts
 	SM4_FUNC_ENTER
 	SM4_MODE_BODY	xts, ymm
 	SM4_FUNC_LEAVE	ymm
 SYM_FUNC_END(sm4_aesni_avx2_xts)
 
 SYM_TYPED_FUNC_START(sm4_aesni_avx2_cbc_enc)
-	SM4_FUNC_ENTER
-	SM4_SERIAL_BODY	cbc_enc
-	SM4_FUNC_LEAVE	ymm
+	SM4X_SERIAL	cbc_enc
 SYM_FUNC_END(sm4_aesni_avx2_cbc_enc)
 
 SYM_TYPED_FUNC_START(sm4_aesni_avx2_cfb_enc)
-	SM4_FUNC_ENTER
-	SM4_SERIAL_BODY	cfb_enc
-	SM4_FUNC_LEAVE	ymm
+	SM4X_SERIAL	cfb_enc
 SYM_FUNC_END(sm4_aesni_avx2_cfb_enc)

@@ -136,6 +136,54 @@
 	.byte 0x07, 0x00, 0x0d, 0x0a, 0x0b, 0x04, 0x01, 0x0e
 	.byte 0x0f, 0x08, 0x05, 0x02, 0x03, 0x0c, 0x09, 0x06
 	.endr
+.Lsm4x_t11_lo:
+	.byte 0x3a, 0x63, 0x52, 0x0b, 0xb9, 0xe0, 0xd1, 0x88
+	.byte 0x85, 0xdc, 0xed, 0xb4, 0x06, 0x5f, 0x6e, 0x37
+.Lsm4x_t11_hi:
+	.byte 0x00, 0x35, 0x99, 0xac, 0xab, 0x9e, 0x32, 0x07
+	.byte 0xc1, 0xf4, 0x58, 0x6d, 0x6a, 0x5f, 0xf3, 0xc6
+.Lsm4x_t12_lo:
+	.byte 0x00, 0x61, 0x3f, 0x5e, 0xc9, 0xa8, 0xf6, 0x97
+	.byte 0x7c, 0x1d, 0x43, 0x22, 0xb5, 0xd4, 0x8a, 0xeb
+.Lsm4x_t12_hi:
+	.byte 0x00, 0x5b, 0xf3, 0xa8, 0xf7, 0xac, 0x04, 0x5f
+	.byte 0x98, 0xc3, 0x6b, 0x30, 0x6f, 0x34, 0x9c, 0xc7
+.Lsm4x_t21_lo:
+	.byte 0x33, 0xc2, 0xb4, 0x45, 0xac, 0x5d, 0x2b, 0xda
+	.byte 0x8b, 0x7a, 0x0c, 0xfd, 0x14, 0xe5, 0x93, 0x62
+.Lsm4x_t21_hi:
+	.byte 0x00, 0x66, 0xc0, 0xa6, 0xb3, 0xd5, 0x73, 0x15
+	.byte 0x30, 0x56, 0xf0, 0x96, 0x83, 0xe5, 0x43, 0x25
+.Lsm4x_t22_lo:
+	.byte 0x00, 0xc6, 0x22, 0xe4, 0x70, 0xb6, 0x52, 0x94
+	.byte 0x8c, 0x4a, 0xae, 0x68, 0xfc, 0x3a, 0xde, 0x18
+.Lsm4x_t22_hi:
+	.byte 0x00, 0xf5, 0x43, 0xb6, 0x53, 0xa6, 0x10, 0xe5
+	.byte 0xc1, 0x34, 0x82, 0x77, 0x92, 0x67, 0xd1, 0x24
+.Lsm4x_r2_lo:
+	.byte 0x00, 0xca, 0x77, 0xbd, 0x8b, 0x41, 0xfc, 0x36
+	.byte 0xd4, 0x1e, 0xa3, 0x69, 0x5f, 0x95, 0x28, 0xe2
+.Lsm4x_r2_hi:
+	.byte 0x00, 0x7a, 0x38, 0x42, 0x20, 0x5a, 0x18, 0x62
+	.byte 0x40, 0x3a, 0x78, 0x02, 0x60, 0x1a, 0x58, 0x22
+.Lsm4x_rk2_lo:
+	.byte 0x23, 0xe9, 0x54, 0x9e, 0xa8, 0x62, 0xdf, 0x15
+	.byte 0xf7, 0x3d, 0x80, 0x4a, 0x7c, 0xb6, 0x0b, 0xc1
+.Lsm4x_rk2_hi:
+	.byte 0x00, 0x7a, 0x38, 0x42, 0x20, 0x5a, 0x18, 0x62
+	.byte 0x40, 0x3a, 0x78, 0x02, 0x60, 0x1a, 0x58, 0x22
+.Lsm4x_bc0:
+	.byte 0x03, 0x02, 0x01, 0x00, 0x03, 0x02, 0x01, 0x00
+	.byte 0x03, 0x02, 0x01, 0x00, 0x03, 0x02, 0x01, 0x00
+.Lsm4x_bc1:
+	.byte 0x07, 0x06, 0x05, 0x04, 0x07, 0x06, 0x05, 0x04
+	.byte 0x07, 0x06, 0x05, 0x04, 0x07, 0x06, 0x05, 0x04
+.Lsm4x_bc2:
+	.byte 0x0b, 0x0a, 0x09, 0x08, 0x0b, 0x0a, 0x09, 0x08
+	.byte 0x0b, 0x0a, 0x09, 0x08, 0x0b, 0x0a, 0x09, 0x08
+.Lsm4x_bc3:
+	.byte 0x0f, 0x0e, 0x0d, 0x0c, 0x0f, 0x0e, 0x0d, 0x0c
+	.byte 0x0f, 0x0e, 0x0d, 0x0c, 0x0f, 0x0e, 0x0d, 0x0c
 .Lsm4_mask_0f:
 	.rept 32
 	.byte 0x0f
@@ -691,4 +739,310 @@
 	jnz		.Lsm4_serial\@
 	vmovdqu		%xmm13, (%r8)
 .Lsm4_serial_none\@:
+.endm
+
+/* ---- One block at a time: the sm4x core ---------------------------------- */
+
+/*
+ * The bulk cores above keep four blocks per register and need 11 dependent
+ * vector operations per round.  A lone block (CBC/CFB encryption, 1-block
+ * requests) only has one word on its critical path, X4 = X0 ^ T(X1^X2^X3^rk),
+ * and is done differently (tools/gen-sm4-aesni-tables.py derives and
+ * simulates it):
+ *
+ *  - The word is broadcast to all four dwords (as a native u32, row r of
+ *    every AES column = bits 8r..8r+7).  ShiftRows then changes nothing
+ *    and MixColumns mixes the word's four bytes.
+ *  - M*L(post(z)) is byte-circulant with the (2, 3, 1, 1) shape of
+ *    MixColumns, so AESENC does the rotations of L.  Two AESENCs are
+ *    needed: one on the word in the M-domain (t1), one on the same bytes
+ *    squared in the AES field (t2 = sigma(t1), a second "domain").  The next
+ *    input of each domain is
+ *	t' = P ^ Ta_lo[v1] ^ Ta_hi[v1] ^ Tb_lo[v2] ^ Tb_hi[v2]
+ *    (nibble lookups of the two AESENC outputs), so a round is AESENC,
+ *    shift, and, VPSHUFB and two levels of XOR on the critical path.
+ *  - P, the XOR of the three other words and the round key, is computed
+ *    off the critical path from the previous input: with A = t_i ^
+ *    X_{i+1} ^ (rk_i ^ rk_{i+1}), P = A ^ X_i and X_{i+4} = t_{i+1} ^ A
+ *    (all in the domain's representation).  The words live in a ring of
+ *    four 16-byte slots per domain on the stack.
+ *
+ * Frame (SM4X_ENTER), 64-byte aligned, at %r9:
+ *	  0: K1[32]  M * (rk[i] ^ rk[i-1])   (rk[-1] = 0), round i uses K[i+1]
+ *	128: K2[32]  sigma * M * (rk[i] ^ rk[i-1])
+ *	256: ring of X in domain 1, slot i & 3
+ *	320: ring of X in domain 2
+ * The frame holds key material and is wiped by SM4X_LEAVE.
+ */
+#define SM4X_FRAME	448
+#define SM4X_K1		0
+#define SM4X_K2		128
+#define SM4X_R1		256
+#define SM4X_R2		320
+#define SM4X_SIZE	384
+
+/*
+ * SM4X_LOOKUP tlo, thi, src, dst, t1, t2: xmm form of SM4_LOOKUP.
+ */
+.macro SM4X_LOOKUP tlo, thi, src, dst, t1, t2
+	SM4_LOOKUP	xmm, \tlo, \thi, \src, \dst, \t1, \t2
+.endm
+
+/*
+ * SM4X_ENTER / SM4X_LEAVE: frame of a function using sm4x_core, with the
+ * round-key differences of %rdi transformed into both domains.
+ * Clobbers %r9 (frame base, kept), vector registers 0-8.
+ */
+.macro SM4X_ENTER
+	FRAME_BEGIN
+	sub		$SM4X_FRAME, %rsp
+	lea		63(%rsp), %r9
+	and		$-64, %r9
+	vpxor		%xmm8, %xmm8, %xmm8
+	.irp j, 0, 1, 2, 3, 4, 5, 6, 7
+	vmovdqu		(\j * 16)(%rdi), %xmm1
+	vpalignr	$12, %xmm8, %xmm1, %xmm2
+	vmovdqa		%xmm1, %xmm8
+	vpxor		%xmm1, %xmm2, %xmm2
+	vpsrld		$4, %xmm2, %xmm3
+	vpand		.Lsm4_mask_0f(%rip), %xmm2, %xmm2
+	vpand		.Lsm4_mask_0f(%rip), %xmm3, %xmm3
+	vmovdqa		.Lsm4_tm_lo(%rip), %xmm4
+	vpshufb		%xmm2, %xmm4, %xmm4
+	vmovdqa		.Lsm4_tm_hi(%rip), %xmm5
+	vpshufb		%xmm3, %xmm5, %xmm5
+	vpxor		%xmm5, %xmm4, %xmm4
+	vmovdqu		%xmm4, (SM4X_K1 + \j * 16)(%r9)
+	vmovdqa		.Lsm4x_r2_lo(%rip), %xmm6
+	vpshufb		%xmm2, %xmm6, %xmm6
+	vmovdqa		.Lsm4x_r2_hi(%rip), %xmm7
+	vpshufb		%xmm3, %xmm7, %xmm7
+	vpxor		%xmm7, %xmm6, %xmm6
+	vmovdqu		%xmm6, (SM4X_K2 + \j * 16)(%r9)
+	.endr
+.endm
+
+.macro SM4X_LEAVE
+	vpxor		%xmm0, %xmm0, %xmm0
+	.irp k, 0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11
+	vmovdqu		%xmm0, (\k * 32)(%r9)
+	vmovdqu		%xmm0, (\k * 32 + 16)(%r9)
+	.endr
+	add		$SM4X_FRAME, %rsp
+	FRAME_END
+	RET
+.endm
+
+/*
+ * SM4X_TREE ta, tb, p, dst, a, b
+ * \dst = \p ^ \ta[v1] ^ \tb[v2] with the nibbles of v1 in 3 (low), 4
+ * (high) and of v2 in 5, 6; \ta/\tb name a table pair (_lo, _hi).
+ * The high-nibble lookups come last, so they meet the rest at the last
+ * two XOR levels.  Clobbers \p, \a, \b.
+ */
+.macro SM4X_TREE ta, tb, p, dst, a, b
+	vmovdqa		\ta\()_lo(%rip), %xmm\a
+	vpshufb		%xmm3, %xmm\a, %xmm\a
+	vmovdqa		\tb\()_lo(%rip), %xmm\b
+	vpshufb		%xmm5, %xmm\b, %xmm\b
+	vpxor		%xmm\b, %xmm\a, %xmm\a
+	vmovdqa		\ta\()_hi(%rip), %xmm\b
+	vpshufb		%xmm4, %xmm\b, %xmm\b
+	vpxor		%xmm\b, %xmm\a, %xmm\a
+	vmovdqa		\tb\()_hi(%rip), %xmm\b
+	vpshufb		%xmm6, %xmm\b, %xmm\b
+	vpxor		%xmm\b, %xmm\p, %xmm\p
+	vpxor		%xmm\a, %xmm\p, %xmm\dst
+.endm
+
+/*
+ * SM4X_SPLIT: nibbles of v1 (1) into 3, 4 and of v2 (2) into 5, 6.
+ */
+.macro SM4X_SPLIT
+	vpand		.Lsm4_mask_0f(%rip), %xmm1, %xmm3
+	vpsrlw		$4, %xmm1, %xmm4
+	vpand		.Lsm4_mask_0f(%rip), %xmm2, %xmm5
+	vpsrlw		$4, %xmm2, %xmm6
+	vpand		.Lsm4_mask_0f(%rip), %xmm4, %xmm4
+	vpand		.Lsm4_mask_0f(%rip), %xmm6, %xmm6
+.endm
+
+/*
+ * SM4X_ROUND q, idx
+ * Round i (q = i & 3) of sm4x_core: in t1 (1), t2 (2); out t1', t2'.
+ * Uses K1[i+1], K2[i+1] at 116 + 4 * q from %r9 (+ %rax if \idx).
+ * Stores X_{i+4} in slot q.  Clobbers 0, 3-14.
+ */
+.macro SM4X_ROUND q, idx
+	vpxor		(SM4X_R1 + 16 * ((\q + 1) & 3))(%r9), %xmm1, %xmm11
+	vpxor		(SM4X_R2 + 16 * ((\q + 1) & 3))(%r9), %xmm2, %xmm12
+	vaesenc		.Lsm4_zero(%rip), %xmm1, %xmm1
+	vaesenc		.Lsm4_zero(%rip), %xmm2, %xmm2
+.if \idx
+	vbroadcastss	(SM4X_K1 + 116 + 4 * \q)(%r9,%rax), %xmm0
+	vpxor		%xmm0, %xmm11, %xmm11
+	vbroadcastss	(SM4X_K2 + 116 + 4 * \q)(%r9,%rax), %xmm0
+	vpxor		%xmm0, %xmm12, %xmm12
+.else
+	vbroadcastss	(SM4X_K1 + 116 + 4 * \q)(%r9), %xmm0
+	vpxor		%xmm0, %xmm11, %xmm11
+	vbroadcastss	(SM4X_K2 + 116 + 4 * \q)(%r9), %xmm0
+	vpxor		%xmm0, %xmm12, %xmm12
+.endif
+	vpxor		(SM4X_R1 + 16 * \q)(%r9), %xmm11, %xmm13
+	vpxor		(SM4X_R2 + 16 * \q)(%r9), %xmm12, %xmm14
+	SM4X_SPLIT
+	SM4X_TREE	.Lsm4x_t11, .Lsm4x_t12, 13, 1, 7, 8
+	SM4X_TREE	.Lsm4x_t21, .Lsm4x_t22, 14, 2, 9, 10
+	vpxor		%xmm1, %xmm11, %xmm11
+	vmovdqu		%xmm11, (SM4X_R1 + 16 * \q)(%r9)
+	vpxor		%xmm2, %xmm12, %xmm12
+	vmovdqu		%xmm12, (SM4X_R2 + 16 * \q)(%r9)
+.endm
+
+/*
+ * SM4X_CORE: encrypt (or decrypt, with rkey_dec) the block in %xmm0
+ * (memory byte order) in place.  Inputs: %rdi round keys, %r9 frame of
+ * SM4X_ENTER.  Clobbers %rax, vector registers 1-14 (15 is kept).
+ */
+.macro SM4X_CORE
+	/* the words, in both domains, into the rings */
+	vpshufb		.Lsm4_bswap32(%rip), %xmm0, %xmm7
+	SM4X_LOOKUP	.Lsm4_tm_lo, .Lsm4_tm_hi, 7, 10, 3, 4
+	SM4X_LOOKUP	.Lsm4x_r2_lo, .Lsm4x_r2_hi, 7, 11, 3, 4
+	/* t = X1 ^ X2 ^ X3 ^ rk[0], then into both domains */
+	vpshufb		.Lsm4x_bc1(%rip), %xmm0, %xmm5
+	vpshufb		.Lsm4x_bc2(%rip), %xmm0, %xmm6
+	vpshufb		.Lsm4x_bc3(%rip), %xmm0, %xmm8
+	vbroadcastss	(%rdi), %xmm9
+	vpxor		%xmm6, %xmm5, %xmm5
+	vpxor		%xmm9, %xmm8, %xmm8
+	vpxor		%xmm8, %xmm5, %xmm5
+	SM4X_LOOKUP	.Lsm4_trk_lo, .Lsm4_trk_hi, 5, 1, 3, 4
+	SM4X_LOOKUP	.Lsm4x_rk2_lo, .Lsm4x_rk2_hi, 5, 2, 3, 4
+	.irp j, 0, 1, 2, 3
+	vpshufd		$(0x55 * \j), %xmm10, %xmm3
+	vmovdqu		%xmm3, (SM4X_R1 + 16 * \j)(%r9)
+	vpshufd		$(0x55 * \j), %xmm11, %xmm4
+	vmovdqu		%xmm4, (SM4X_R2 + 16 * \j)(%r9)
+	.endr
+	/* rounds 0-27 */
+	mov		$-112, %rax
+.Lsm4x_loop\@:
+	SM4X_ROUND	0, 1
+	SM4X_ROUND	1, 1
+	SM4X_ROUND	2, 1
+	SM4X_ROUND	3, 1
+	add		$16, %rax
+	jnz		.Lsm4x_loop\@
+	/* rounds 28-30 */
+	SM4X_ROUND	0, 0
+	SM4X_ROUND	1, 0
+	SM4X_ROUND	2, 0
+	/* round 31: X35 = X31 ^ T(...), domain 1 only */
+	vaesenc		.Lsm4_zero(%rip), %xmm1, %xmm1
+	vaesenc		.Lsm4_zero(%rip), %xmm2, %xmm2
+	vmovdqu		(SM4X_R1 + 48)(%r9), %xmm13
+	SM4X_SPLIT
+	SM4X_TREE	.Lsm4x_t11, .Lsm4x_t12, 13, 1, 7, 8
+	/* lanes X35 X34 X33 X32, out of the M-domain, big-endian words */
+	vpblendw	$0x0c, (SM4X_R1 + 32)(%r9), %xmm1, %xmm1
+	vmovdqu		(SM4X_R1 + 16)(%r9), %xmm3
+	vpblendw	$0xc0, (SM4X_R1)(%r9), %xmm3, %xmm3
+	vpblendw	$0xf0, %xmm3, %xmm1, %xmm1
+	SM4X_LOOKUP	.Lsm4_tmi_lo, .Lsm4_tmi_hi, 1, 0, 3, 4
+	vpshufb		.Lsm4_bswap32(%rip), %xmm0, %xmm0
+.endm
+
+/*
+ * SM4X_ONE mode: the whole of a 1-block call of a parallel mode (ecb,
+ * cbc_dec, cfb_dec, ctr, xts) through sm4x_core, ending in RET.
+ */
+.macro SM4X_ONE mode
+	SM4X_ENTER
+.ifc \mode, ecb
+	vmovdqu		(%rdx), %xmm0
+	call		sm4x_core
+	vmovdqu		%xmm0, (%rsi)
+.endif
+.ifc \mode, cbc_dec
+	vmovdqu		(%rdx), %xmm0
+	vmovdqa		%xmm0, %xmm15
+	call		sm4x_core
+	vpxor		(%r8), %xmm0, %xmm0
+	vmovdqu		%xmm0, (%rsi)
+	vmovdqu		%xmm15, (%r8)
+.endif
+.ifc \mode, cfb_dec
+	vmovdqu		(%r8), %xmm0
+	call		sm4x_core
+	vmovdqu		(%rdx), %xmm15
+	vpxor		%xmm15, %xmm0, %xmm0
+	vmovdqu		%xmm0, (%rsi)
+	vmovdqu		%xmm15, (%r8)
+.endif
+.ifc \mode, ctr
+	vmovdqu		(%r8), %xmm0
+	call		sm4x_core
+	vpxor		(%rdx), %xmm0, %xmm0
+	vmovdqu		%xmm0, (%rsi)
+	mov		(%r8), %r10
+	mov		8(%r8), %r11
+	bswap		%r10
+	bswap		%r11
+	add		$1, %r11
+	adc		$0, %r10
+	bswap		%r10
+	bswap		%r11
+	mov		%r10, (%r8)
+	mov		%r11, 8(%r8)
+.endif
+.ifc \mode, xts
+	vmovdqu		(%r8), %xmm15
+	vpxor		(%rdx), %xmm15, %xmm0
+	call		sm4x_core
+	vpxor		%xmm15, %xmm0, %xmm0
+	vmovdqu		%xmm0, (%rsi)
+	vmovdqa		%xmm15, %xmm13
+	SM4_XTS_NEXT
+	vmovdqu		%xmm13, (%r8)
+.endif
+	SM4X_LEAVE
+.endm
+
+/*
+ * SM4X_SERIAL mode: the whole of a CBC or CFB encryption call (each block
+ * depends on the previous ciphertext) through sm4x_core, ending in RET.
+ */
+.macro SM4X_SERIAL mode
+	SM4X_ENTER
+	vmovdqu		(%r8), %xmm15
+.Lsm4x_serial\@:
+.ifc \mode, cbc_enc
+	vpxor		(%rdx), %xmm15, %xmm0
+	call		sm4x_core
+	vmovdqa		%xmm0, %xmm15
+.else
+	vmovdqa		%xmm15, %xmm0
+	call		sm4x_core
+	vpxor		(%rdx), %xmm0, %xmm15
+.endif
+	vmovdqu		%xmm15, (%rsi)
+	add		$16, %rdx
+	add		$16, %rsi
+	dec		%ecx
+	jnz		.Lsm4x_serial\@
+	vmovdqu		%xmm15, (%r8)
+	SM4X_LEAVE
+.endm
+
+/*
+ * SM4X_DISPATCH_ONE mode: at the top of a parallel mode function, handle
+ * a 1-block call with sm4x_core (returns from the function).
+ */
+.macro SM4X_DISPATCH_ONE mode
+	cmp		$1, %ecx
+	jne		.Lsm4x_many\@
+	SM4X_ONE	\mode
+.Lsm4x_many\@:
 .endm

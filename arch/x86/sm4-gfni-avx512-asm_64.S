@@ -1,16 +1,19 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
- * SM4 bulk functions with GFNI and AVX-512: 32 blocks in flight (two sets
- * of four zmm registers), 16 for a one-set tail, 2..4 on xmm registers,
- * and a single-block path (serial CBC/CFB encryption, 1-block requests)
- * that keeps one word per xmm register.
+ * SM4 bulk functions with GFNI and AVX-512: 64 blocks in flight
+ * (byte-sliced, in sixteen zmm registers) for batches of 33..64 blocks,
+ * 32 (two word-sliced sets of four zmm registers) or 16 (one set) for
+ * smaller tails, 2..4 on xmm registers, and a single-block path (serial
+ * CBC/CFB encryption, 1-block requests) that keeps one word per xmm
+ * register.
  *
- * Layout.  Blocks are loaded as they are in memory, four per zmm (one per
- * 128-bit lane), and a 4x4 dword transpose inside each lane gives four
- * registers that each hold one word of every block.  The words are never
- * byte-swapped: a big-endian word sits byte-reversed in its dword, the
- * S-box works bytewise anyway, and a rotation of the word value left by
- * 8k bits is a rotation of the dword right by 8k bits.
+ * Word-sliced layout (up to 32 blocks).  Blocks are loaded as they are
+ * in memory, four per zmm (one per 128-bit lane), and a 4x4 dword
+ * transpose inside each lane gives four registers that each hold one
+ * word of every block.  The words are never byte-swapped: a big-endian
+ * word sits byte-reversed in its dword, the S-box works bytewise anyway,
+ * and a rotation of the word value left by 8k bits is a rotation of the
+ * dword right by 8k bits.
  *
  * S-box and linear layer.  Every state word W is kept as M1*W (M1 applied
  * to each byte, see tools/gen-sm4-gfni-consts.py for the derivation).  In
@@ -24,9 +27,16 @@
  * GF2P8AFFINEINVQB, one rotation and two XOR levels.  One GF2P8AFFINEQB
  * per word enters and leaves the domain.
  *
+ * Byte-sliced layout (__sm4_gfni_blk64).  A 16x16 byte transpose inside
+ * each lane turns sixteen registers of blocks into sixteen registers
+ * that each hold one byte position of 64 blocks.  The rotations of L are
+ * then just a choice of register, and a round is 12 GF2P8AFFINEINVQB and
+ * 21 XORs for 64 blocks; GFNI issues on two of the four vector ports, so
+ * the round is ordered for latency (see BS_ROUND).
+ *
  * No memory access depends on key or data.
  *
- * Register use (all functions):
+ * Register use, word-sliced helpers and the mode code around them:
  *	zmm0-3	 set A: blocks 0-15 (32-block batches only)
  *	zmm4-7	 set B: blocks 16-31, or the only set (16 blocks, or 2..4
  *		 blocks as xmm4-7 with one block each, or one block in xmm4)
@@ -36,11 +46,14 @@
  *	zmm20-27 per-mode state (IV, counters, tweaks), zmm31 scratch
  *	k4-k7	 load/store masks of zmm4-7 in partial batches
  *	r10	 transformed round keys (128 bytes on the stack)
+ * __sm4_gfni_blk64 takes 64 blocks in zmm0-15 and clobbers all other
+ * vector registers; the mode code keeps its state in the stack frame
+ * across it and reloads the constants (SM4_CONSTS).  Its partial
+ * batches mask zmm8-15 with k2, k3 and k7.
  */
 
 #include <linux/linkage.h>
 #include <linux/cfi_types.h>
-#include <asm/frame.h>
 
 /* From tools/gen-sm4-gfni-consts.py. */
 #define SM4_GFNI_C1	0x3e
@@ -50,10 +63,8 @@
 #define SM4_RK_OFF	0
 #define SM4_K_OFF	128
 #define SM4_ST_OFF	640
-#define SM4_TW_OFF	704
 #define SM4_FRAME	704
-#define SM4_FRAME_XTS	1728
-#define SM4_BS_MIN	64
+#define SM4_BS_MIN	33
 
 .section .rodata, "a"
 .align 64
@@ -327,7 +338,7 @@ SYM_FUNC_END(__sm4_gfni_blk1)
  * new word is
  *	U4[j] = U0[j] ^ P0[j] ^ P1[j+1] ^ P1[j+2] ^ P3[j+3]	(mod 4)
  * with Pk = GFNI(Gk, u[j]) as in the word-sliced code.  A round on 64
- * blocks is 12 GFNI and 16 logic operations and no rotation.
+ * blocks is 12 GFNI and 21 logic operations and no rotation.
  *
  * Getting there is a 16x16 byte transpose inside each 128-bit lane:
  * four levels of byte unpacks of registers i and i+8 into 2i and 2i+1
@@ -374,25 +385,49 @@ SYM_FUNC_END(__sm4_gfni_blk1)
 .endm
 
 /*
- * One byte-sliced round.  \a0..\a3: U0 (becomes U4), \c0..\c3 and
- * \d0..\d3: U2 and U3; u[j] in zmm16-19.  P1 goes to zmm20-23, P3 to
- * zmm24-27, P0 replaces u, and u of the next round (U2 ^ U3 ^ U4 ^ K,
- * K at \kd(%r11): four dwords, each one key byte repeated) goes to
- * zmm16-19 unless \last.  G0, G1, G3 in zmm28-30.
+ * One byte-sliced round.  \a0..\a3: U0 (becomes U4), \b0..\b3: U1;
+ * u[j] in zmm16-19, replaced by the next round's.  With Pk[j] = Gk *
+ * inv(u[j]) (G0, G1, G3 from memory), the new byte j is
+ *	U4[j] = U0[j] ^ F[j],  F[j] = P0[j] ^ P1[j+1] ^ P1[j+2] ^ P3[j+3]
+ * and since u = U1 ^ U2 ^ U3 ^ RK' and u' = U2 ^ U3 ^ U4 ^ RK'',
+ *	u'[j] = F[j] ^ UW[j],  UW = u ^ U0 ^ U1 ^ (RK' ^ RK'')
+ *	U4[j] = U0[j] ^ u'[j] ^ UW[j]
+ * (RK' ^ RK'' is the key table entry at \kd(%r11): four dwords, each one
+ * byte repeated).  GFNI runs on two ports only, so the twelve products
+ * come out over six cycles, and a ternary XOR has a latency of two
+ * cycles from its destination operand but three from the others.  So
+ * the four P1 (each serves two bytes) go first, then P3, then P0, which
+ * is the destination of the XOR that makes u':
+ *	Z[j] = UW[j] ^ P1[j+1] ^ P1[j+2]	(j = 1..3 into a P1 register
+ *						 that is not needed any more)
+ *	u'[j] = P0[j] ^ Z[j] ^ P3[j+3]
+ * UW lives in zmm28-31, P1 in zmm20-23, P3 in zmm24-27.  U4[0] is
+ * computed directly (Z0 takes UW[0]'s register).  If \last, only U4.
  */
-.macro BS_ROUND last, kd, a0, a1, a2, a3, c0, c1, c2, c3, d0, d1, d2, d3
-	vgf2p8affineinvqb $0, %zmm29, %zmm16, %zmm20
-	vgf2p8affineinvqb $0, %zmm29, %zmm17, %zmm21
-	vgf2p8affineinvqb $0, %zmm29, %zmm18, %zmm22
-	vgf2p8affineinvqb $0, %zmm29, %zmm19, %zmm23
-	vgf2p8affineinvqb $0, %zmm30, %zmm16, %zmm24
-	vgf2p8affineinvqb $0, %zmm30, %zmm17, %zmm25
-	vgf2p8affineinvqb $0, %zmm30, %zmm18, %zmm26
-	vgf2p8affineinvqb $0, %zmm30, %zmm19, %zmm27
-	vgf2p8affineinvqb $SM4_GFNI_E, %zmm28, %zmm16, %zmm16
-	vgf2p8affineinvqb $SM4_GFNI_E, %zmm28, %zmm17, %zmm17
-	vgf2p8affineinvqb $SM4_GFNI_E, %zmm28, %zmm18, %zmm18
-	vgf2p8affineinvqb $SM4_GFNI_E, %zmm28, %zmm19, %zmm19
+.macro BS_ROUND last, kd, a0, a1, a2, a3, b0, b1, b2, b3
+.if !\last
+	vpxord		(\kd)(%r11){1to16}, %zmm\a0, %zmm28
+	vpxord		(\kd + 4)(%r11){1to16}, %zmm\a1, %zmm29
+	vpxord		(\kd + 8)(%r11){1to16}, %zmm\a2, %zmm30
+	vpxord		(\kd + 12)(%r11){1to16}, %zmm\a3, %zmm31
+	vpternlogd	$0x96, %zmm16, %zmm\b0, %zmm28
+	vpternlogd	$0x96, %zmm17, %zmm\b1, %zmm29
+	vpternlogd	$0x96, %zmm18, %zmm\b2, %zmm30
+	vpternlogd	$0x96, %zmm19, %zmm\b3, %zmm31
+.endif
+	vgf2p8affineinvqb $0, .Lg1(%rip){1to8}, %zmm16, %zmm20
+	vgf2p8affineinvqb $0, .Lg1(%rip){1to8}, %zmm17, %zmm21
+	vgf2p8affineinvqb $0, .Lg1(%rip){1to8}, %zmm18, %zmm22
+	vgf2p8affineinvqb $0, .Lg1(%rip){1to8}, %zmm19, %zmm23
+	vgf2p8affineinvqb $0, .Lg3(%rip){1to8}, %zmm16, %zmm24
+	vgf2p8affineinvqb $0, .Lg3(%rip){1to8}, %zmm17, %zmm25
+	vgf2p8affineinvqb $0, .Lg3(%rip){1to8}, %zmm18, %zmm26
+	vgf2p8affineinvqb $0, .Lg3(%rip){1to8}, %zmm19, %zmm27
+	vgf2p8affineinvqb $SM4_GFNI_E, .Lg0(%rip){1to8}, %zmm16, %zmm16
+	vgf2p8affineinvqb $SM4_GFNI_E, .Lg0(%rip){1to8}, %zmm17, %zmm17
+	vgf2p8affineinvqb $SM4_GFNI_E, .Lg0(%rip){1to8}, %zmm18, %zmm18
+	vgf2p8affineinvqb $SM4_GFNI_E, .Lg0(%rip){1to8}, %zmm19, %zmm19
+.if \last
 	vpternlogd	$0x96, %zmm22, %zmm21, %zmm\a0
 	vpternlogd	$0x96, %zmm23, %zmm22, %zmm\a1
 	vpternlogd	$0x96, %zmm20, %zmm23, %zmm\a2
@@ -401,33 +436,38 @@ SYM_FUNC_END(__sm4_gfni_blk1)
 	vpternlogd	$0x96, %zmm24, %zmm17, %zmm\a1
 	vpternlogd	$0x96, %zmm25, %zmm18, %zmm\a2
 	vpternlogd	$0x96, %zmm26, %zmm19, %zmm\a3
-.if !\last
-	vpxord		(\kd)(%r11){1to16}, %zmm\c0, %zmm16
-	vpxord		(\kd + 4)(%r11){1to16}, %zmm\c1, %zmm17
-	vpxord		(\kd + 8)(%r11){1to16}, %zmm\c2, %zmm18
-	vpxord		(\kd + 12)(%r11){1to16}, %zmm\c3, %zmm19
-	vpternlogd	$0x96, %zmm\d0, %zmm\a0, %zmm16
-	vpternlogd	$0x96, %zmm\d1, %zmm\a1, %zmm17
-	vpternlogd	$0x96, %zmm\d2, %zmm\a2, %zmm18
-	vpternlogd	$0x96, %zmm\d3, %zmm\a3, %zmm19
+.else
+	vpternlogd	$0x96, %zmm22, %zmm21, %zmm\a0
+	vpternlogd	$0x96, %zmm22, %zmm21, %zmm28
+	vpternlogd	$0x96, %zmm27, %zmm16, %zmm\a0
+	vpternlogd	$0x96, %zmm23, %zmm29, %zmm22
+	vpternlogd	$0x96, %zmm20, %zmm30, %zmm23
+	vpternlogd	$0x96, %zmm21, %zmm31, %zmm20
+	vpternlogd	$0x96, %zmm27, %zmm28, %zmm16
+	vpternlogd	$0x96, %zmm24, %zmm22, %zmm17
+	vpternlogd	$0x96, %zmm25, %zmm23, %zmm18
+	vpternlogd	$0x96, %zmm26, %zmm20, %zmm19
+	vpternlogd	$0x96, %zmm29, %zmm17, %zmm\a1
+	vpternlogd	$0x96, %zmm30, %zmm18, %zmm\a2
+	vpternlogd	$0x96, %zmm31, %zmm19, %zmm\a3
 .endif
 .endm
 
 /*
- * Rounds 4n .. 4n+3 (r11 = K + 64n).  The words rotate through
+ * Rounds 4n .. 4n+3 (r11 = KK + 64n).  The words rotate through
  * zmm0-3, 4-7, 8-11, 12-15; round i writes word i+4 over word i.
  */
 .macro BS_4ROUNDS last
-	BS_ROUND	0, 16, 0, 1, 2, 3, 8, 9, 10, 11, 12, 13, 14, 15
-	BS_ROUND	0, 32, 4, 5, 6, 7, 12, 13, 14, 15, 0, 1, 2, 3
-	BS_ROUND	0, 48, 8, 9, 10, 11, 0, 1, 2, 3, 4, 5, 6, 7
-	BS_ROUND	\last, 64, 12, 13, 14, 15, 4, 5, 6, 7, 8, 9, 10, 11
+	BS_ROUND	0, 16, 0, 1, 2, 3, 4, 5, 6, 7
+	BS_ROUND	0, 32, 4, 5, 6, 7, 8, 9, 10, 11
+	BS_ROUND	0, 48, 8, 9, 10, 11, 12, 13, 14, 15
+	BS_ROUND	\last, 64, 12, 13, 14, 15, 0, 1, 2, 3
 .endm
 
 /*
  * __sm4_gfni_blk64: encrypt/decrypt 64 blocks in zmm0-15 (as loaded,
  * zmm0 = blocks 0-3) in place.  In: r10 = RK', with the byte-sliced key
- * table K at r10 + SM4_K_OFF (built by SM4_BUILD_K).  Clobbers every
+ * table KK at r10 + SM4_K_OFF (built by SM4_ENTER).  Clobbers every
  * other vector register, r9 and r11.
  */
 SYM_FUNC_START_LOCAL(__sm4_gfni_blk64)
@@ -437,10 +477,8 @@ SYM_FUNC_START_LOCAL(__sm4_gfni_blk64)
 	.irp r, 0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15
 	vgf2p8affineqb	$0, .Lm1(%rip){1to8}, %zmm\r, %zmm\r
 	.endr
-	vpbroadcastq	.Lg0(%rip), %zmm28
-	vpbroadcastq	.Lg1(%rip), %zmm29
-	vpbroadcastq	.Lg3(%rip), %zmm30
 	lea		SM4_K_OFF(%r10), %r11
+	/* u = U1 ^ U2 ^ U3 ^ RK'(0) (entry 0 of KK) */
 	vpxord		0(%r11){1to16}, %zmm4, %zmm16
 	vpxord		4(%r11){1to16}, %zmm5, %zmm17
 	vpxord		8(%r11){1to16}, %zmm6, %zmm18
@@ -470,11 +508,12 @@ SYM_FUNC_END(__sm4_gfni_blk64)
  * Stack frame, 64-byte aligned below rbp:
  *	SM4_RK_OFF	RK' (128 bytes): the round keys of rdi byte-swapped
  *			per dword and moved into the M1 domain with c1
- *	SM4_K_OFF	K (512 bytes): RK' byte-sliced for __sm4_gfni_blk64,
- *			key i byte j as a dword at 16 * i + 4 * j
+ *	SM4_K_OFF	KK (512 bytes): RK' byte-sliced for __sm4_gfni_blk64,
+ *			entry i (16 bytes at 16 * i) is RK'(0) for i = 0 and
+ *			RK'(i - 1) ^ RK'(i) otherwise, byte j of it repeated
+ *			in the dword at 4 * j
  *	SM4_ST_OFF	64 bytes of mode state kept across __sm4_gfni_blk64
- *	SM4_TW_OFF	XTS only: the 64 tweaks of a 64-block batch
- * K (and with it the state and tweaks) is built and wiped only when the
+ * KK (and with it the state slot) is built and wiped only when the
  * request has at least SM4_BS_MIN blocks; edi keeps nblocks for that.
  */
 
@@ -489,7 +528,7 @@ SYM_FUNC_END(__sm4_gfni_blk64)
 
 /*
  * Function entry: frame, constants, RK' (pointed to by r10) and, for
- * requests of SM4_BS_MIN blocks or more, K.
+ * requests of SM4_BS_MIN blocks or more (if \bs), KK.
  */
 .macro SM4_ENTER frame, bs=1
 	push		%rbp
@@ -512,10 +551,14 @@ SYM_FUNC_END(__sm4_gfni_blk64)
 	cmp		$SM4_BS_MIN, %ecx
 	jb		1f
 	vmovdqa64	.Lkey_bytes(%rip), %zmm8
+	vpxord		%xmm10, %xmm10, %xmm10
 	.irp i, 0, 1, 2, 3, 4, 5, 6, 7
 	vbroadcasti32x4	SM4_RK_OFF + 16 * \i(%rsp), %zmm9
 	vpshufb		%zmm8, %zmm9, %zmm9
-	vmovdqa64	%zmm9, SM4_K_OFF + 64 * \i(%rsp)
+	valignq		$6, %zmm10, %zmm9, %zmm11
+	vpxord		%zmm9, %zmm11, %zmm11
+	vmovdqa64	%zmm11, SM4_K_OFF + 64 * \i(%rsp)
+	vmovdqa64	%zmm9, %zmm10
 	.endr
 1:
 .else
@@ -523,8 +566,8 @@ SYM_FUNC_END(__sm4_gfni_blk64)
 .endif
 .endm
 
-/* Wipe the frame (K, state and \tweaks only if they were used) and return. */
-.macro SM4_LEAVE tweaks=0
+/* Wipe the frame (KK and the state slot only if they were used), return. */
+.macro SM4_LEAVE
 	vpxord		%xmm8, %xmm8, %xmm8
 	vmovdqa64	%zmm8, SM4_RK_OFF(%rsp)
 	vmovdqa64	%zmm8, SM4_RK_OFF + 64(%rsp)
@@ -533,11 +576,6 @@ SYM_FUNC_END(__sm4_gfni_blk64)
 	.irp i, 0, 1, 2, 3, 4, 5, 6, 7, 8
 	vmovdqa64	%zmm8, SM4_K_OFF + 64 * \i(%rsp)
 	.endr
-.if \tweaks
-	.irp i, 0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15
-	vmovdqa64	%zmm8, SM4_TW_OFF + 64 * \i(%rsp)
-	.endr
-.endif
 1:
 	vzeroupper
 	leave
@@ -547,6 +585,8 @@ SYM_FUNC_END(__sm4_gfni_blk64)
 /*
  * Batch kinds of the mode bodies below:
  *	full64	64 blocks in zmm0-15, no masks (__sm4_gfni_blk64)
+ *	tail64	33..63 blocks: zmm0-7 full, zmm8-15 masked (k2: 64-bit
+ *		mask of zmm8-11, k3 of zmm12-15, each op's 16 bits in k7)
  *	full32	32 blocks in zmm0-7, no masks
  *	tail32	17..31 blocks: zmm0-3 full, zmm4-7 under masks k4-k7
  *	tail16	1..16 blocks in zmm4-7 under masks k4-k7
@@ -557,6 +597,12 @@ SYM_FUNC_END(__sm4_gfni_blk64)
  */
 .macro BATCH_REGS kind, m
 .ifc \kind, full64
+	.irp r, 0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15
+	\m		\kind, \r
+	.endr
+.exitm
+.endif
+.ifc \kind, tail64
 	.irp r, 0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15
 	\m		\kind, \r
 	.endr
@@ -606,15 +652,58 @@ SYM_FUNC_END(__sm4_gfni_blk64)
 .endif
 .endm
 
-/* Is register \j of batch \kind under a mask? */
+/*
+ * Is register \j of batch \kind under a mask?  In tail64 batches, also
+ * put its mask into k7 (the masks of zmm8-15 do not fit in k1-k7).
+ * .Lkmask: the number of the mask register.
+ */
 .macro BATCH_MASKED kind, j
 	.set .Lmasked, (\j >= 4)
+	.set .Lkmask, \j
 .ifc \kind, full32
 	.set .Lmasked, 0
 .endif
 .ifc \kind, full64
 	.set .Lmasked, 0
 .endif
+.ifc \kind, tail64
+	.set .Lmasked, (\j >= 8)
+	.set .Lkmask, 7
+.if \j >= 12
+	kshiftrq	$(16 * (\j - 12)), %k3, %k7
+.elseif \j >= 8
+	kshiftrq	$(16 * (\j - 8)), %k2, %k7
+.endif
+.endif
+.endm
+
+/*
+ * The masks of a tail64 batch of ecx (33..63) blocks: k2 for zmm8-11,
+ * k3 for zmm12-15.  Clobbers rax, r9, keeps ecx.
+ */
+.macro TAIL64_MASKS
+	mov		%ecx, %r9d
+	sub		$32, %ecx
+	cmp		$16, %ecx
+	jb		1f
+	mov		$-1, %rax
+	kmovq		%rax, %k2
+	sub		$16, %ecx
+	shl		$2, %ecx
+	mov		$1, %eax
+	shl		%cl, %rax
+	dec		%rax
+	kmovq		%rax, %k3
+	jmp		2f
+1:
+	shl		$2, %ecx
+	mov		$1, %eax
+	shl		%cl, %rax
+	dec		%rax
+	kmovq		%rax, %k2
+	kxorq		%k3, %k3, %k3
+2:
+	mov		%r9d, %ecx
 .endm
 
 /*
@@ -631,6 +720,12 @@ SYM_FUNC_END(__sm4_gfni_blk64)
 	\op		.Lboff+\disp(\base), %xmm\j{%k\j}{z}
 .else
 	\op		.Lboff+\disp(\base), %xmm\j, %xmm\j{%k\j}{z}
+.endif
+.elseif .Lmasked && .Lkmask == 7
+.if \load
+	\op		.Lboff+\disp(\base), %zmm\j{%k7}{z}
+.else
+	\op		.Lboff+\disp(\base), %zmm\j, %zmm\j{%k7}{z}
 .endif
 .elseif .Lmasked
 .if \load
@@ -659,6 +754,8 @@ SYM_FUNC_END(__sm4_gfni_blk64)
 	BATCH_MASKED	\kind, \j
 .if .Lw_is_x
 	vmovdqu32	%xmm\j, .Lboff(%rsi){%k\j}
+.elseif .Lmasked && .Lkmask == 7
+	vmovdqu32	%zmm\j, .Lboff(%rsi){%k7}
 .elseif .Lmasked
 	vmovdqu32	%zmm\j, .Lboff(%rsi){%k\j}
 .else
@@ -678,6 +775,9 @@ SYM_FUNC_END(__sm4_gfni_blk64)
 
 .macro CALL_BLK kind
 .ifc \kind, full64
+	call		__sm4_gfni_blk64
+.endif
+.ifc \kind, tail64
 	call		__sm4_gfni_blk64
 .endif
 .ifc \kind, full32
@@ -735,10 +835,13 @@ SYM_FUNC_END(__sm4_gfni_blk64)
 .endm
 
 /*
- * Run \body for every batch: full 64-block batches, at most one full
- * 32-block batch, then the tail.  The body handles one batch of its
- * kind; after a full64 batch only the registers it restores itself
- * (besides the helper constants, restored here) are valid.
+ * Run \body for every batch: full 64-block batches, then the tail: 33..63
+ * blocks in one tail64 batch, or at most one full 32-block batch and a
+ * smaller tail.  The body handles one batch of its kind; after a
+ * full64 or tail64 batch only the registers it restores itself
+ * (besides the helper constants, restored here) are valid.  The tail64
+ * body sets its masks itself (TAIL64_MASKS) before its first masked
+ * memory access.
  * In: ecx = nblocks >= 1, rsi/rdx = dst/src.  At the end of the tail,
  * ecx holds the tail's block count (0 if none) for \finish.
  */
@@ -754,6 +857,11 @@ SYM_FUNC_END(__sm4_gfni_blk64)
 	jae		.L\name\()_loop64
 	SM4_CONSTS
 .L\name\()_32:
+	cmp		$SM4_BS_MIN, %ecx
+	jb		.L\name\()_32b
+	\body		tail64
+	jmp		.L\name\()_done
+.L\name\()_32b:
 	cmp		$32, %ecx
 	jb		.L\name\()_tail
 	\body		full32
@@ -782,13 +890,42 @@ SYM_FUNC_END(__sm4_gfni_blk64)
 
 /* ---- ECB --------------------------------------------------------- */
 
+/* Masks of a tail64 batch, before its first memory access. */
+.macro TAIL64_PREP kind
+.ifc \kind, tail64
+	TAIL64_MASKS
+.endif
+.endm
+
 .macro ECB_BATCH kind
+	TAIL64_PREP	\kind
 	BATCH_REGS	\kind, LOAD_SRC
 	CALL_BLK	\kind
 	BATCH_REGS	\kind, STORE_DST
 .endm
 
 .macro NOTHING
+.endm
+
+/*
+ * CALL_BLK, keeping zmm\r (the mode's state) through __sm4_gfni_blk64
+ * in the stack slot.
+ */
+.macro BLK_KEEP_ZMM kind, r
+	.set .Lbs, 0
+.ifc \kind, full64
+	.set .Lbs, 1
+.endif
+.ifc \kind, tail64
+	.set .Lbs, 1
+.endif
+.if .Lbs
+	vmovdqa64	%zmm\r, SM4_ST_OFF(%rsp)
+	CALL_BLK	\kind
+	vmovdqa64	SM4_ST_OFF(%rsp), %zmm\r
+.else
+	CALL_BLK	\kind
+.endif
 .endm
 
 /* void sm4_gfni_avx512_ecb(const u32 *rk, u8 *dst, const u8 *src,
@@ -846,14 +983,9 @@ SYM_FUNC_END(sm4_gfni_avx512_ecb)
 .endm
 
 .macro CBC_DEC_BATCH kind
+	TAIL64_PREP	\kind
 	BATCH_REGS	\kind, LOAD_SRC
-.ifc \kind, full64
-	vmovdqa64	%zmm20, SM4_ST_OFF(%rsp)
-	CALL_BLK	\kind
-	vmovdqa64	SM4_ST_OFF(%rsp), %zmm20
-.else
-	CALL_BLK	\kind
-.endif
+	BLK_KEEP_ZMM	\kind, 20
 	BATCH_REGS	\kind, CBC_XOR_PREV
 	LOAD_NEXT_IV	\kind
 	BATCH_REGS	\kind, STORE_DST
@@ -891,6 +1023,7 @@ SYM_FUNC_END(sm4_gfni_avx512_cbc_dec)
 .endm
 
 .macro CFB_DEC_BATCH kind
+	TAIL64_PREP	\kind
 	BATCH_REGS	\kind, CFB_LOAD_PREV
 	CALL_BLK	\kind
 	BATCH_REGS	\kind, XOR_SRC
@@ -999,6 +1132,7 @@ SYM_FUNC_END(sm4_gfni_avx512_cfb_enc)
 	vmovdqa64	%zmm20, SM4_ST_OFF(%rsp)
 .endif
 	CALL_BLK	\kind
+	TAIL64_PREP	\kind
 	BATCH_REGS	\kind, XOR_SRC
 	BATCH_REGS	\kind, STORE_DST
 .ifc \kind, full64
@@ -1044,14 +1178,14 @@ SYM_FUNC_END(sm4_gfni_avx512_ctr)
  * \dst = \src * x^\k in GF(2^128) per lane, 0 < \k < 64: shift both
  * qwords, carry the low qword's top bits into the high qword and fold the
  * high qword's top bits back with 0x87 (the product, up to k + 7 bits,
- * is XORed into the whole lane).  Clobbers zmm8, zmm9.
+ * is XORed into the whole lane).  Clobbers \t1, \t2.
  */
-.macro XTS_MUL_XK src, dst, k
-	vpsrlq		$(64 - (\k)), \src, %zmm8
+.macro XTS_MUL_XK src, dst, k, t1=%zmm8, t2=%zmm9
+	vpsrlq		$(64 - (\k)), \src, \t1
 	vpsllq		$(\k), \src, \dst
-	vpclmulqdq	$0x01, .Lxts_poly(%rip), %zmm8, %zmm9
-	vpslldq		$8, %zmm8, %zmm8
-	vpternlogd	$0x96, %zmm9, %zmm8, \dst
+	vpclmulqdq	$0x01, .Lxts_poly(%rip), \t1, \t2
+	vpslldq		$8, \t1, \t1
+	vpternlogd	$0x96, \t2, \t1, \dst
 .endm
 
 /* Register \j ^= its tweaks, computed into zmm2\j (xmm2\j: one block). */
@@ -1080,9 +1214,10 @@ SYM_FUNC_END(sm4_gfni_avx512_ctr)
 .endm
 
 /*
- * A full64 batch: the tweaks of register j (zmm31 * x^4j) in zmm16 + j
- * and on the stack, the next batch's zmm31 (zmm31 * x^64) in the state
- * slot.
+ * A full64 or tail64 batch.  The tweaks of register j are zmm31 * x^4j:
+ * in zmm16 + j before __sm4_gfni_blk64, computed again from zmm31 (kept
+ * in the state slot) after it.  Then zmm31 moves on by x^64 for the next
+ * full64 batch, or stays for XTS_FINISH after a tail64 batch.
  */
 .macro XTS64_TWEAK j, t
 .if \j == 0
@@ -1090,20 +1225,32 @@ SYM_FUNC_END(sm4_gfni_avx512_ctr)
 .else
 	XTS_MUL_XK	%zmm31, %zmm\t, 4*\j
 .endif
-	vmovdqa64	%zmm\t, SM4_TW_OFF + 64 * \j(%rsp)
 .endm
 
-.macro XTS64_IN kind, j
+.macro XTS64_IN kind, j, t
 	LOAD_SRC	\kind, \j
-	vpxord		SM4_TW_OFF + 64 * \j(%rsp), %zmm\j, %zmm\j
+	vpxord		%zmm\t, %zmm\j, %zmm\j
 .endm
 
 .macro XTS64_OUT kind, j
-	vpxord		SM4_TW_OFF + 64 * \j(%rsp), %zmm\j, %zmm\j
+.if \j == 0
+	vpxord		%zmm31, %zmm0, %zmm0
+.else
+	XTS_MUL_XK	%zmm31, %zmm16, 4*\j, %zmm17, %zmm18
+	vpxord		%zmm16, %zmm\j, %zmm\j
+.endif
 .endm
 
 .macro XTS_BATCH kind
+	.set .Lbs, 0
 .ifc \kind, full64
+	.set .Lbs, 1
+.endif
+.ifc \kind, tail64
+	.set .Lbs, 1
+.endif
+.if .Lbs
+	vmovdqa64	%zmm31, SM4_ST_OFF(%rsp)
 	XTS64_TWEAK	0, 16
 	XTS64_TWEAK	1, 17
 	XTS64_TWEAK	2, 18
@@ -1119,15 +1266,31 @@ SYM_FUNC_END(sm4_gfni_avx512_ctr)
 	XTS64_TWEAK	12, 28
 	XTS64_TWEAK	13, 29
 	XTS64_TWEAK	14, 30
-	XTS_MUL_XK	%zmm31, %zmm10, 60
-	vmovdqa64	%zmm10, SM4_TW_OFF + 64 * 15(%rsp)
-	XTS_MUL_XK	%zmm10, %zmm31, 4
-	vmovdqa64	%zmm31, SM4_ST_OFF(%rsp)
-	BATCH_REGS	\kind, XTS64_IN
+	XTS64_TWEAK	15, 31
+	TAIL64_PREP	\kind
+	XTS64_IN	\kind, 0, 16
+	XTS64_IN	\kind, 1, 17
+	XTS64_IN	\kind, 2, 18
+	XTS64_IN	\kind, 3, 19
+	XTS64_IN	\kind, 4, 20
+	XTS64_IN	\kind, 5, 21
+	XTS64_IN	\kind, 6, 22
+	XTS64_IN	\kind, 7, 23
+	XTS64_IN	\kind, 8, 24
+	XTS64_IN	\kind, 9, 25
+	XTS64_IN	\kind, 10, 26
+	XTS64_IN	\kind, 11, 27
+	XTS64_IN	\kind, 12, 28
+	XTS64_IN	\kind, 13, 29
+	XTS64_IN	\kind, 14, 30
+	XTS64_IN	\kind, 15, 31
 	CALL_BLK	\kind
+	vmovdqa64	SM4_ST_OFF(%rsp), %zmm31
 	BATCH_REGS	\kind, XTS64_OUT
 	BATCH_REGS	\kind, STORE_DST
-	vmovdqa64	SM4_ST_OFF(%rsp), %zmm31
+.ifc \kind, full64
+	XTS_MUL_XK	%zmm16, %zmm31, 4
+.endif
 .exitm
 .endif
 	BATCH_REGS	\kind, XTS_IN
@@ -1139,7 +1302,7 @@ SYM_FUNC_END(sm4_gfni_avx512_ctr)
 .endif
 .endm
 
-/* The tweak after the tail of ecx (0..31) blocks: lane 0 of zmm31 * x^ecx. */
+/* The tweak after the tail of ecx (0..63) blocks: lane 0 of zmm31 * x^ecx. */
 .macro XTS_FINISH
 	vmovd		%ecx, %xmm10
 	mov		$64, %eax
@@ -1159,7 +1322,7 @@ SYM_FUNC_END(sm4_gfni_avx512_ctr)
  * Encryption with rkey_enc, decryption with rkey_dec.
  */
 SYM_TYPED_FUNC_START(sm4_gfni_avx512_xts)
-	SM4_ENTER	SM4_FRAME_XTS
+	SM4_ENTER	SM4_FRAME
 	vbroadcasti32x4	(%r8), %zmm31
 	/* Lane i of zmm31 = tweak * x^i. */
 	vpsllvq		.Lxts_shl(%rip), %zmm31, %zmm10
@@ -1169,5 +1332,5 @@ SYM_TYPED_FUNC_START(sm4_gfni_avx512_xts)
 	vpternlogd	$0x96, %zmm9, %zmm8, %zmm10
 	vmovdqa64	%zmm10, %zmm31
 	FOR_BATCHES	xts, XTS_BATCH, XTS_FINISH
-	SM4_LEAVE	1
+	SM4_LEAVE
 SYM_FUNC_END(sm4_gfni_avx512_xts)

@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * SM4 ecb/cbc/cfb/ctr/xts with GFNI and AVX-512 (32 blocks in parallel):
+ * SM4 ecb/cbc/cfb/ctr/xts with GFNI and AVX-512 (64 blocks in parallel):
  * driver names "<mode>-sm4-gfni-avx512".  The bulk functions are in
  * sm4-gfni-avx512-asm_64.S; requests are handled by the shared glue
  * (include/sm4/glue.h) in sm4_generic.ko.

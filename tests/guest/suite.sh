@@ -65,18 +65,22 @@ fail()
 	say "FAIL: $ARCH $*"
 }
 
-# check WHAT CMD...: PASS if CMD succeeds, FAIL (with its output) if not.
+# check WHAT CMD...: PASS if CMD succeeds, FAIL (with its output) if not;
+# returns CMD's status.
 check()
 {
-	local what=$1
+	local what=$1 rc
 
 	shift
-	if "$@" >/tmp/check.out 2>&1; then
+	"$@" >/tmp/check.out 2>&1
+	rc=$?
+	if [ $rc -eq 0 ]; then
 		pass "$what"
 	else
 		sed 's/^/  | /' /tmp/check.out | tail -n 30
 		fail "$what"
 	fi
+	return $rc
 }
 
 uptime_s()
@@ -512,6 +516,10 @@ verify_files()
 	local tag=$1 n
 
 	n=$(wc -l <"$DATA.sha256")
+	if ! grep -q " $MNT " /proc/mounts; then
+		fail "$tag the encrypted volume is not mounted, nothing to verify"
+		return 1
+	fi
 	if (cd "$MNT" && sha256sum -c "$DATA.sha256") >/tmp/verify.out 2>&1; then
 		pass "$tag all $n files on the encrypted volume match their SHA-256"
 	else

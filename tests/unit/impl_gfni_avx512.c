@@ -25,6 +25,6 @@ static struct sm4_test_impl gfni_avx512_impl = {
 	.name = "gfni-avx512",
 	.ops = &sm4_gfni_avx512_ops,
 	.available = gfni_avx512_available,
-	.width = 32,
+	.width = 64,
 };
 SM4_TEST_IMPL(gfni_avx512_impl);
