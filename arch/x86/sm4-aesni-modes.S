@@ -27,6 +27,9 @@
  * A round is therefore 24 vector ALU operations per register set and has
  * no shift on the critical path between two AESENCLASTs.
  *
+ * A lone block (CBC/CFB encryption, 1-block calls) takes a different,
+ * lower-latency route: see "One block at a time" below.
+ *
  * All lookups are VPSHUFB on registers; no memory access depends on key
  * or data.  tools/gen-sm4-aesni-tables.py derives every constant below
  * and checks the construction against the reference S-box.
@@ -712,35 +715,6 @@
 .endif
 .endm
 
-/*
- * SM4_SERIAL_BODY mode
- * CBC and CFB encryption: one block at a time (each depends on the
- * previous ciphertext) through the xmm single-set core, which keeps the
- * per-block latency at 32 round latencies plus the transforms.
- */
-.macro SM4_SERIAL_BODY mode
-	test		%ecx, %ecx
-	jz		.Lsm4_serial_none\@
-	vmovdqu		(%r8), %xmm13
-.Lsm4_serial\@:
-.ifc \mode, cbc_enc
-	vpxor		(%rdx), %xmm13, %xmm0
-	call		sm4_core_xmm_1
-	vmovdqa		%xmm0, %xmm13
-.else
-	vmovdqa		%xmm13, %xmm0
-	call		sm4_core_xmm_1
-	vpxor		(%rdx), %xmm0, %xmm13
-.endif
-	vmovdqu		%xmm13, (%rsi)
-	add		$16, %rdx
-	add		$16, %rsi
-	dec		%ecx
-	jnz		.Lsm4_serial\@
-	vmovdqu		%xmm13, (%r8)
-.Lsm4_serial_none\@:
-.endm
-
 /* ---- One block at a time: the sm4x core ---------------------------------- */
 
 /*
@@ -856,13 +830,13 @@
 .endm
 
 /*
- * SM4X_SPLIT: nibbles of v1 (1) into 3, 4 and of v2 (2) into 5, 6.
+ * SM4X_SPLIT: nibbles of v1 (0) into 3, 4 and of v2 (15) into 5, 6.
  */
 .macro SM4X_SPLIT
-	vpand		.Lsm4_mask_0f(%rip), %xmm1, %xmm3
-	vpsrlw		$4, %xmm1, %xmm4
-	vpand		.Lsm4_mask_0f(%rip), %xmm2, %xmm5
-	vpsrlw		$4, %xmm2, %xmm6
+	vpsrlw		$4, %xmm0, %xmm4
+	vpsrlw		$4, %xmm15, %xmm6
+	vpand		.Lsm4_mask_0f(%rip), %xmm0, %xmm3
+	vpand		.Lsm4_mask_0f(%rip), %xmm15, %xmm5
 	vpand		.Lsm4_mask_0f(%rip), %xmm4, %xmm4
 	vpand		.Lsm4_mask_0f(%rip), %xmm6, %xmm6
 .endm
@@ -871,29 +845,57 @@
  * SM4X_ROUND q, idx
  * Round i (q = i & 3) of sm4x_core: in t1 (1), t2 (2); out t1', t2'.
  * Uses K1[i+1], K2[i+1] at 116 + 4 * q from %r9 (+ %rax if \idx).
- * Stores X_{i+4} in slot q.  Clobbers 0, 3-14.
+ * Stores X_{i+4} in slot q.  Clobbers 0, 3-15.
+ * The lookups of both domains are interleaved, low nibbles first: the
+ * eight VPSHUFBs compete for two ports and the high-nibble ones (ready
+ * last) are the critical ones.
  */
 .macro SM4X_ROUND q, idx
+	vaesenc		.Lsm4_zero(%rip), %xmm1, %xmm0
+	vaesenc		.Lsm4_zero(%rip), %xmm2, %xmm15
 	vpxor		(SM4X_R1 + 16 * ((\q + 1) & 3))(%r9), %xmm1, %xmm11
 	vpxor		(SM4X_R2 + 16 * ((\q + 1) & 3))(%r9), %xmm2, %xmm12
-	vaesenc		.Lsm4_zero(%rip), %xmm1, %xmm1
-	vaesenc		.Lsm4_zero(%rip), %xmm2, %xmm2
+	vpand		.Lsm4_mask_0f(%rip), %xmm0, %xmm3
+	vpsrlw		$4, %xmm0, %xmm4
+	vpand		.Lsm4_mask_0f(%rip), %xmm15, %xmm5
+	vpsrlw		$4, %xmm15, %xmm6
+	vpand		.Lsm4_mask_0f(%rip), %xmm4, %xmm4
+	vpand		.Lsm4_mask_0f(%rip), %xmm6, %xmm6
+	vmovdqa		.Lsm4x_t11_lo(%rip), %xmm7
+	vpshufb		%xmm3, %xmm7, %xmm7
+	vmovdqa		.Lsm4x_t21_lo(%rip), %xmm9
+	vpshufb		%xmm3, %xmm9, %xmm9
+	vmovdqa		.Lsm4x_t12_lo(%rip), %xmm8
+	vpshufb		%xmm5, %xmm8, %xmm8
+	vmovdqa		.Lsm4x_t22_lo(%rip), %xmm10
+	vpshufb		%xmm5, %xmm10, %xmm10
+	vpxor		%xmm8, %xmm7, %xmm7
+	vpxor		%xmm10, %xmm9, %xmm9
+	vmovdqa		.Lsm4x_t11_hi(%rip), %xmm8
+	vpshufb		%xmm4, %xmm8, %xmm8
+	vmovdqa		.Lsm4x_t21_hi(%rip), %xmm10
+	vpshufb		%xmm4, %xmm10, %xmm10
+	vpxor		%xmm8, %xmm7, %xmm7
+	vpxor		%xmm10, %xmm9, %xmm9
 .if \idx
-	vbroadcastss	(SM4X_K1 + 116 + 4 * \q)(%r9,%rax), %xmm0
-	vpxor		%xmm0, %xmm11, %xmm11
-	vbroadcastss	(SM4X_K2 + 116 + 4 * \q)(%r9,%rax), %xmm0
-	vpxor		%xmm0, %xmm12, %xmm12
+	vbroadcastss	(SM4X_K1 + 116 + 4 * \q)(%r9,%rax), %xmm1
+	vbroadcastss	(SM4X_K2 + 116 + 4 * \q)(%r9,%rax), %xmm2
 .else
-	vbroadcastss	(SM4X_K1 + 116 + 4 * \q)(%r9), %xmm0
-	vpxor		%xmm0, %xmm11, %xmm11
-	vbroadcastss	(SM4X_K2 + 116 + 4 * \q)(%r9), %xmm0
-	vpxor		%xmm0, %xmm12, %xmm12
+	vbroadcastss	(SM4X_K1 + 116 + 4 * \q)(%r9), %xmm1
+	vbroadcastss	(SM4X_K2 + 116 + 4 * \q)(%r9), %xmm2
 .endif
+	vpxor		%xmm1, %xmm11, %xmm11
+	vpxor		%xmm2, %xmm12, %xmm12
 	vpxor		(SM4X_R1 + 16 * \q)(%r9), %xmm11, %xmm13
 	vpxor		(SM4X_R2 + 16 * \q)(%r9), %xmm12, %xmm14
-	SM4X_SPLIT
-	SM4X_TREE	.Lsm4x_t11, .Lsm4x_t12, 13, 1, 7, 8
-	SM4X_TREE	.Lsm4x_t21, .Lsm4x_t22, 14, 2, 9, 10
+	vmovdqa		.Lsm4x_t12_hi(%rip), %xmm8
+	vpshufb		%xmm6, %xmm8, %xmm8
+	vmovdqa		.Lsm4x_t22_hi(%rip), %xmm10
+	vpshufb		%xmm6, %xmm10, %xmm10
+	vpxor		%xmm8, %xmm13, %xmm13
+	vpxor		%xmm10, %xmm14, %xmm14
+	vpxor		%xmm7, %xmm13, %xmm1
+	vpxor		%xmm9, %xmm14, %xmm2
 	vpxor		%xmm1, %xmm11, %xmm11
 	vmovdqu		%xmm11, (SM4X_R1 + 16 * \q)(%r9)
 	vpxor		%xmm2, %xmm12, %xmm12
@@ -903,7 +905,7 @@
 /*
  * SM4X_CORE: encrypt (or decrypt, with rkey_dec) the block in %xmm0
  * (memory byte order) in place.  Inputs: %rdi round keys, %r9 frame of
- * SM4X_ENTER.  Clobbers %rax, vector registers 1-14 (15 is kept).
+ * SM4X_ENTER.  Clobbers %rax, vector registers 1-15.
  */
 .macro SM4X_CORE
 	/* the words, in both domains, into the rings */
@@ -940,8 +942,8 @@
 	SM4X_ROUND	1, 0
 	SM4X_ROUND	2, 0
 	/* round 31: X35 = X31 ^ T(...), domain 1 only */
-	vaesenc		.Lsm4_zero(%rip), %xmm1, %xmm1
-	vaesenc		.Lsm4_zero(%rip), %xmm2, %xmm2
+	vaesenc		.Lsm4_zero(%rip), %xmm1, %xmm0
+	vaesenc		.Lsm4_zero(%rip), %xmm2, %xmm15
 	vmovdqu		(SM4X_R1 + 48)(%r9), %xmm13
 	SM4X_SPLIT
 	SM4X_TREE	.Lsm4x_t11, .Lsm4x_t12, 13, 1, 7, 8
@@ -966,20 +968,23 @@
 	vmovdqu		%xmm0, (%rsi)
 .endif
 .ifc \mode, cbc_dec
+	/* the next IV is the ciphertext: keep it in GPRs (src may be dst) */
+	mov		(%rdx), %r10
+	mov		8(%rdx), %r11
 	vmovdqu		(%rdx), %xmm0
-	vmovdqa		%xmm0, %xmm15
 	call		sm4x_core
 	vpxor		(%r8), %xmm0, %xmm0
 	vmovdqu		%xmm0, (%rsi)
-	vmovdqu		%xmm15, (%r8)
+	mov		%r10, (%r8)
+	mov		%r11, 8(%r8)
 .endif
 .ifc \mode, cfb_dec
 	vmovdqu		(%r8), %xmm0
 	call		sm4x_core
-	vmovdqu		(%rdx), %xmm15
-	vpxor		%xmm15, %xmm0, %xmm0
+	vmovdqu		(%rdx), %xmm1
+	vpxor		%xmm1, %xmm0, %xmm0
 	vmovdqu		%xmm0, (%rsi)
-	vmovdqu		%xmm15, (%r8)
+	vmovdqu		%xmm1, (%r8)
 .endif
 .ifc \mode, ctr
 	vmovdqu		(%r8), %xmm0
@@ -998,12 +1003,12 @@
 	mov		%r11, 8(%r8)
 .endif
 .ifc \mode, xts
-	vmovdqu		(%r8), %xmm15
-	vpxor		(%rdx), %xmm15, %xmm0
+	vmovdqu		(%r8), %xmm0
+	vpxor		(%rdx), %xmm0, %xmm0
 	call		sm4x_core
-	vpxor		%xmm15, %xmm0, %xmm0
+	vmovdqu		(%r8), %xmm13
+	vpxor		%xmm13, %xmm0, %xmm0
 	vmovdqu		%xmm0, (%rsi)
-	vmovdqa		%xmm15, %xmm13
 	SM4_XTS_NEXT
 	vmovdqu		%xmm13, (%r8)
 .endif
@@ -1016,23 +1021,22 @@
  */
 .macro SM4X_SERIAL mode
 	SM4X_ENTER
-	vmovdqu		(%r8), %xmm15
+	vmovdqu		(%r8), %xmm0
 .Lsm4x_serial\@:
+	/* %xmm0: the previous ciphertext block */
 .ifc \mode, cbc_enc
-	vpxor		(%rdx), %xmm15, %xmm0
+	vpxor		(%rdx), %xmm0, %xmm0
 	call		sm4x_core
-	vmovdqa		%xmm0, %xmm15
 .else
-	vmovdqa		%xmm15, %xmm0
 	call		sm4x_core
-	vpxor		(%rdx), %xmm0, %xmm15
+	vpxor		(%rdx), %xmm0, %xmm0
 .endif
-	vmovdqu		%xmm15, (%rsi)
+	vmovdqu		%xmm0, (%rsi)
 	add		$16, %rdx
 	add		$16, %rsi
 	dec		%ecx
 	jnz		.Lsm4x_serial\@
-	vmovdqu		%xmm15, (%r8)
+	vmovdqu		%xmm0, (%r8)
 	SM4X_LEAVE
 .endm
 
