@@ -147,59 +147,51 @@ EXPORT_SYMBOL_GPL(sm4_generic_mode_ops);
 
 /* ---- Byte-granular modes over any implementation ------------------ */
 
-/* Encrypt @iv into a keystream block and XOR @len (< 16) bytes with it. */
-static void sm4_mode_partial_keystream(const struct sm4_mode_ops *ops,
-				       const u32 *rk, u8 *dst, const u8 *src,
-				       unsigned int len, const u8 *iv)
+/*
+ * The stream modes: whole blocks through @bulk, then a partial final
+ * block XORed with the encryption of the chaining value (for CFB the
+ * previous ciphertext block, for CTR the counter).  Returns whether
+ * there was a partial block.
+ */
+static bool sm4_mode_stream(const struct sm4_mode_ops *ops, sm4_chain_fn bulk,
+			    const u32 *rk, u8 *dst, const u8 *src,
+			    unsigned int len, u8 *iv)
 {
+	unsigned int nblocks = len / SM4_BLOCK_SIZE;
+	unsigned int done = nblocks * SM4_BLOCK_SIZE;
 	u8 keystream[SM4_BLOCK_SIZE];
 
+	if (nblocks)
+		bulk(rk, dst, src, nblocks, iv);
+	if (len == done)
+		return false;
+
 	ops->ecb(rk, keystream, iv, 1);
-	crypto_xor_cpy(dst, src, keystream, len);
+	crypto_xor_cpy(dst + done, src + done, keystream, len - done);
 	memzero_explicit(keystream, sizeof(keystream));
+	return true;
 }
 
 void sm4_mode_cfb_encrypt(const struct sm4_mode_ops *ops, const u32 *rk,
 			  u8 *dst, const u8 *src, unsigned int len, u8 *iv)
 {
-	unsigned int nblocks = len / SM4_BLOCK_SIZE;
-	unsigned int done = nblocks * SM4_BLOCK_SIZE;
-
-	if (nblocks)
-		ops->cfb_enc(rk, dst, src, nblocks, iv);
-	if (len > done)
-		sm4_mode_partial_keystream(ops, rk, dst + done, src + done,
-					   len - done, iv);
+	sm4_mode_stream(ops, ops->cfb_enc, rk, dst, src, len, iv);
 }
 EXPORT_SYMBOL_GPL(sm4_mode_cfb_encrypt);
 
 void sm4_mode_cfb_decrypt(const struct sm4_mode_ops *ops, const u32 *rk,
 			  u8 *dst, const u8 *src, unsigned int len, u8 *iv)
 {
-	unsigned int nblocks = len / SM4_BLOCK_SIZE;
-	unsigned int done = nblocks * SM4_BLOCK_SIZE;
-
-	if (nblocks)
-		ops->cfb_dec(rk, dst, src, nblocks, iv);
-	if (len > done)
-		sm4_mode_partial_keystream(ops, rk, dst + done, src + done,
-					   len - done, iv);
+	sm4_mode_stream(ops, ops->cfb_dec, rk, dst, src, len, iv);
 }
 EXPORT_SYMBOL_GPL(sm4_mode_cfb_decrypt);
 
 void sm4_mode_ctr_crypt(const struct sm4_mode_ops *ops, const u32 *rk,
 			u8 *dst, const u8 *src, unsigned int len, u8 *ctr)
 {
-	unsigned int nblocks = len / SM4_BLOCK_SIZE;
-	unsigned int done = nblocks * SM4_BLOCK_SIZE;
-
-	if (nblocks)
-		ops->ctr(rk, dst, src, nblocks, ctr);
-	if (len > done) {
-		sm4_mode_partial_keystream(ops, rk, dst + done, src + done,
-					   len - done, ctr);
+	/* The counter moves past a partial block too. */
+	if (sm4_mode_stream(ops, ops->ctr, rk, dst, src, len, ctr))
 		sm4_ctr_inc(ctr);
-	}
 }
 EXPORT_SYMBOL_GPL(sm4_mode_ctr_crypt);
 
