@@ -1,8 +1,9 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * The skcipher glue shared by every SM4 driver: one implementation of
- * ecb/cbc/cfb/ctr/xts(sm4) request handling, parameterised by a driver's
- * bulk functions (see include/sm4/glue.h).
+ * The glue shared by every SM4 driver: one implementation of
+ * ecb/cbc/cfb/ctr/xts(sm4) request handling and of the single-block
+ * cipher, parameterised by a driver's bulk functions (see
+ * include/sm4/glue.h).
  */
 
 #include <linux/module.h>
@@ -320,14 +321,86 @@ static void sm4_skcipher_fill(struct sm4_skcipher_driver *drv,
 	alg->decrypt = xts ? sm4_xts_decrypt : sm4_skcipher_decrypt;
 }
 
+/* ---- The single-block cipher "sm4" -------------------------------- */
+
+static const struct sm4_skcipher_driver *sm4_cipher_drv(struct crypto_tfm *tfm)
+{
+	return container_of(tfm->__crt_alg, struct sm4_skcipher_driver, cipher);
+}
+
+static int sm4_cipher_setkey(struct crypto_tfm *tfm, const u8 *key,
+			     unsigned int key_len)
+{
+	return sm4_glue_expandkey(sm4_cipher_drv(tfm), crypto_tfm_ctx(tfm),
+				  key, key_len);
+}
+
+static void sm4_cipher_crypt(struct crypto_tfm *tfm, u8 *out, const u8 *in,
+			     bool enc)
+{
+	const struct sm4_ctx *ctx = crypto_tfm_ctx(tfm);
+	const u32 *rk = enc ? ctx->rkey_enc : ctx->rkey_dec;
+	bool simd;
+	const struct sm4_mode_ops *ops = sm4_glue_ops(sm4_cipher_drv(tfm),
+						      &simd);
+
+	if (simd)
+		sm4_simd_begin();
+	ops->ecb(rk, out, in, 1);
+	if (simd)
+		sm4_simd_end();
+}
+
+static void sm4_cipher_encrypt(struct crypto_tfm *tfm, u8 *out, const u8 *in)
+{
+	sm4_cipher_crypt(tfm, out, in, true);
+}
+
+static void sm4_cipher_decrypt(struct crypto_tfm *tfm, u8 *out, const u8 *in)
+{
+	sm4_cipher_crypt(tfm, out, in, false);
+}
+
+static void sm4_cipher_fill(struct sm4_skcipher_driver *drv)
+{
+	struct crypto_alg *alg = &drv->cipher;
+
+	memset(alg, 0, sizeof(*alg));
+	strscpy(alg->cra_name, "sm4", sizeof(alg->cra_name));
+	snprintf(alg->cra_driver_name, sizeof(alg->cra_driver_name),
+		 "sm4-%s", drv->name);
+	alg->cra_priority = drv->cipher_priority;
+	alg->cra_flags = CRYPTO_ALG_TYPE_CIPHER;
+	alg->cra_blocksize = SM4_BLOCK_SIZE;
+	alg->cra_ctxsize = sizeof(struct sm4_ctx);
+	alg->cra_module = drv->owner;
+	alg->cra_u.cipher.cia_min_keysize = SM4_KEY_SIZE;
+	alg->cra_u.cipher.cia_max_keysize = SM4_KEY_SIZE;
+	alg->cra_u.cipher.cia_setkey = sm4_cipher_setkey;
+	alg->cra_u.cipher.cia_encrypt = sm4_cipher_encrypt;
+	alg->cra_u.cipher.cia_decrypt = sm4_cipher_decrypt;
+}
+
+/* ---- Registration ------------------------------------------------- */
+
 int sm4_skcipher_register(struct sm4_skcipher_driver *drv)
 {
-	unsigned int mask = drv->mode_mask ?: (1U << SM4_NUM_MODES) - 1;
 	enum sm4_mode mode;
 	int err;
 
+	if (drv->cipher_priority) {
+		sm4_cipher_fill(drv);
+		err = crypto_register_alg(&drv->cipher);
+		if (err) {
+			pr_err("sm4: registering %s failed: %d\n",
+			       drv->cipher.cra_driver_name, err);
+			return err;
+		}
+		drv->cipher_registered = true;
+	}
+
 	for (mode = 0; mode < SM4_NUM_MODES; mode++) {
-		if (!(mask & (1U << mode)))
+		if (!(drv->mode_mask & (1U << mode)))
 			continue;
 		sm4_skcipher_fill(drv, mode);
 		err = crypto_register_skcipher(&drv->algs[mode].alg);
@@ -352,6 +425,10 @@ void sm4_skcipher_unregister(struct sm4_skcipher_driver *drv)
 			continue;
 		crypto_unregister_skcipher(&drv->algs[mode].alg);
 		drv->algs[mode].registered = false;
+	}
+	if (drv->cipher_registered) {
+		crypto_unregister_alg(&drv->cipher);
+		drv->cipher_registered = false;
 	}
 }
 EXPORT_SYMBOL_GPL(sm4_skcipher_unregister);

@@ -92,20 +92,6 @@
 #include "sm4-modes.S"
 
 /*
- * void sm4_ce_crypt_block(const u32 *rk, u8 *out, const u8 *in);
- *
- * One block, for the single-block cipher: a leaf using only caller-saved
- * vector registers.
- */
-SYM_FUNC_START(sm4_ce_crypt_block)
-	sm4_load_state
-	ld1	{v0.16b}, [x2]
-	sm4_crypt1
-	st1	{v0.16b}, [x1]
-	ret
-SYM_FUNC_END(sm4_ce_crypt_block)
-
-/*
  * void sm4_ce_expand_key(const u8 *key, u32 *rkey_enc, u32 *rkey_dec,
  *			  const u32 *fk, const u32 *ck);
  *

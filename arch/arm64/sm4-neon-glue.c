@@ -21,6 +21,7 @@ static struct sm4_skcipher_driver sm4_neon_driver = {
 	.owner		= THIS_MODULE,
 	.ops		= &sm4_neon_ops,
 	.uses_simd	= true,
+	.mode_mask	= SM4_ALL_MODES,
 };
 
 static int __init sm4_neon_init(void)

@@ -21,6 +21,7 @@ static struct sm4_skcipher_driver sm4_aesni_avx2_driver = {
 	.owner		= THIS_MODULE,
 	.ops		= &sm4_aesni_avx2_ops,
 	.uses_simd	= true,
+	.mode_mask	= SM4_ALL_MODES,
 };
 
 static const struct sm4_x86_feature sm4_aesni_avx2_features[] = {

@@ -21,6 +21,7 @@ static struct sm4_skcipher_driver sm4_gfni_avx512_driver = {
 	.owner		= THIS_MODULE,
 	.ops		= &sm4_gfni_avx512_ops,
 	.uses_simd	= true,
+	.mode_mask	= SM4_ALL_MODES,
 };
 
 /*

@@ -5,7 +5,8 @@
  * A driver describes itself with struct sm4_skcipher_driver (its name
  * suffix, priority, bulk functions) and calls sm4_skcipher_register(),
  * which builds and registers synchronous ecb/cbc/cfb/ctr/xts(sm4)
- * skciphers named "<mode>-sm4-<name>".  The glue walks requests, runs the
+ * skciphers named "<mode>-sm4-<name>" and, if asked, the single-block
+ * cipher "sm4" named "sm4-<name>".  The glue walks requests, runs the
  * bulk functions inside SIMD sections of at most SM4_SIMD_CHUNK bytes, and
  * falls back to sm4_generic_mode_ops when SIMD is not usable in the
  * calling context.  It lives in sm4_generic.ko.
@@ -53,11 +54,20 @@ struct sm4_skcipher_driver {
 	 */
 	int (*expandkey)(struct sm4_ctx *ctx, const u8 *key,
 			 unsigned int key_len);
-	/* Which modes to register; 0 means all of them. */
+	/* Which skciphers to register: bits 1 << SM4_MODE_*. */
 	unsigned int mode_mask;
+	/*
+	 * If nonzero, also register the single-block cipher "sm4" (driver
+	 * "sm4-<name>") at this priority; it uses ops->ecb on one block.
+	 */
+	int cipher_priority;
 	/* Filled in by sm4_skcipher_register(). */
 	struct sm4_skcipher_alg algs[SM4_NUM_MODES];
+	struct crypto_alg cipher;
+	bool cipher_registered;
 };
+
+#define SM4_ALL_MODES	((1U << SM4_NUM_MODES) - 1)
 
 /* Module aliases for the five skciphers of driver suffix @name. */
 #define MODULE_ALIAS_SM4_SKCIPHERS(name)				\
