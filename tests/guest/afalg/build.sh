@@ -19,8 +19,13 @@ amd64)
 	ensure_pkgs gcc libc6-dev
 	;;
 arm64)
-	CC=aarch64-linux-gnu-gcc
-	ensure_pkgs gcc-aarch64-linux-gnu libc6-dev-arm64-cross
+	if [ "$(dpkg --print-architecture)" = arm64 ]; then
+		CC=gcc
+		ensure_pkgs gcc libc6-dev
+	else
+		CC=aarch64-linux-gnu-gcc
+		ensure_pkgs gcc-aarch64-linux-gnu libc6-dev-arm64-cross
+	fi
 	;;
 esac
 
