@@ -11,8 +11,16 @@ PWD := $(CURDIR)
 
 all: modules
 
-modules clean modules_install: check-kdir
+modules modules_install: check-kdir
 	$(MAKE) -C $(KDIR) M=$(PWD) $@
+
+# Kbuild's own "clean" searches the whole module directory, caches under
+# .cache/ and build/ included (it deletes every *.o and *.ko there): remove
+# the build outputs of the source directories by name instead.
+clean:
+	find lib crypto arch \( -name '*.o' -o -name '.*.cmd' -o -name '*.o.d' \
+		-o -name '.*.o.d' \) -delete
+	rm -f *.ko *.mod *.mod.c *.o .*.cmd Module.symvers modules.order
 
 install: modules_install
 	depmod -a $(KVER)
