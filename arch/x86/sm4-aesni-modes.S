@@ -929,7 +929,7 @@
 	vmovdqu		%xmm4, (SM4X_R2 + 16 * \j)(%r9)
 	.endr
 	/* rounds 0-27 */
-	mov		$-64, %rax
+	mov		$-112, %rax
 .Lsm4x_loop\@:
 	SM4X_ROUND	0, 1
 	SM4X_ROUND	1, 1
