@@ -139,9 +139,15 @@
 	.byte 0x07, 0x00, 0x0d, 0x0a, 0x0b, 0x04, 0x01, 0x0e
 	.byte 0x0f, 0x08, 0x05, 0x02, 0x03, 0x0c, 0x09, 0x06
 	.endr
+.Lsm4x_rk2_lo:
+	.byte 0x23, 0xe9, 0x54, 0x9e, 0xa8, 0x62, 0xdf, 0x15
+	.byte 0xf7, 0x3d, 0x80, 0x4a, 0x7c, 0xb6, 0x0b, 0xc1
+.Lsm4x_rk2_hi:
+	.byte 0x00, 0x7a, 0x38, 0x42, 0x20, 0x5a, 0x18, 0x62
+	.byte 0x40, 0x3a, 0x78, 0x02, 0x60, 0x1a, 0x58, 0x22
 .Lsm4x_t11_lo:
-	.byte 0x3a, 0x63, 0x52, 0x0b, 0xb9, 0xe0, 0xd1, 0x88
-	.byte 0x85, 0xdc, 0xed, 0xb4, 0x06, 0x5f, 0x6e, 0x37
+	.byte 0x00, 0x59, 0x68, 0x31, 0x83, 0xda, 0xeb, 0xb2
+	.byte 0xbf, 0xe6, 0xd7, 0x8e, 0x3c, 0x65, 0x54, 0x0d
 .Lsm4x_t11_hi:
 	.byte 0x00, 0x35, 0x99, 0xac, 0xab, 0x9e, 0x32, 0x07
 	.byte 0xc1, 0xf4, 0x58, 0x6d, 0x6a, 0x5f, 0xf3, 0xc6
@@ -152,8 +158,8 @@
 	.byte 0x00, 0x5b, 0xf3, 0xa8, 0xf7, 0xac, 0x04, 0x5f
 	.byte 0x98, 0xc3, 0x6b, 0x30, 0x6f, 0x34, 0x9c, 0xc7
 .Lsm4x_t21_lo:
-	.byte 0x33, 0xc2, 0xb4, 0x45, 0xac, 0x5d, 0x2b, 0xda
-	.byte 0x8b, 0x7a, 0x0c, 0xfd, 0x14, 0xe5, 0x93, 0x62
+	.byte 0x00, 0xf1, 0x87, 0x76, 0x9f, 0x6e, 0x18, 0xe9
+	.byte 0xb8, 0x49, 0x3f, 0xce, 0x27, 0xd6, 0xa0, 0x51
 .Lsm4x_t21_hi:
 	.byte 0x00, 0x66, 0xc0, 0xa6, 0xb3, 0xd5, 0x73, 0x15
 	.byte 0x30, 0x56, 0xf0, 0x96, 0x83, 0xe5, 0x43, 0x25
@@ -163,18 +169,27 @@
 .Lsm4x_t22_hi:
 	.byte 0x00, 0xf5, 0x43, 0xb6, 0x53, 0xa6, 0x10, 0xe5
 	.byte 0xc1, 0x34, 0x82, 0x77, 0x92, 0x67, 0xd1, 0x24
-.Lsm4x_r2_lo:
-	.byte 0x00, 0xca, 0x77, 0xbd, 0x8b, 0x41, 0xfc, 0x36
-	.byte 0xd4, 0x1e, 0xa3, 0x69, 0x5f, 0x95, 0x28, 0xe2
-.Lsm4x_r2_hi:
-	.byte 0x00, 0x7a, 0x38, 0x42, 0x20, 0x5a, 0x18, 0x62
-	.byte 0x40, 0x3a, 0x78, 0x02, 0x60, 0x1a, 0x58, 0x22
-.Lsm4x_rk2_lo:
-	.byte 0x23, 0xe9, 0x54, 0x9e, 0xa8, 0x62, 0xdf, 0x15
-	.byte 0xf7, 0x3d, 0x80, 0x4a, 0x7c, 0xb6, 0x0b, 0xc1
-.Lsm4x_rk2_hi:
-	.byte 0x00, 0x7a, 0x38, 0x42, 0x20, 0x5a, 0x18, 0x62
-	.byte 0x40, 0x3a, 0x78, 0x02, 0x60, 0x1a, 0x58, 0x22
+.Lsm4x_qm_lo:
+	.byte 0x00, 0xc9, 0xa2, 0x6b, 0xd5, 0x1c, 0x77, 0xbe
+	.byte 0xf1, 0x38, 0x53, 0x9a, 0x24, 0xed, 0x86, 0x4f
+.Lsm4x_qm_hi:
+	.byte 0x00, 0xd4, 0x95, 0x41, 0x93, 0x47, 0x06, 0xd2
+	.byte 0xbd, 0x69, 0x28, 0xfc, 0x2e, 0xfa, 0xbb, 0x6f
+.Lsm4x_t11m_lo:
+	.byte 0x00, 0x14, 0x93, 0x87, 0xf3, 0xe7, 0x60, 0x74
+	.byte 0x5f, 0x4b, 0xcc, 0xd8, 0xac, 0xb8, 0x3f, 0x2b
+.Lsm4x_t11m_hi:
+	.byte 0x00, 0xa9, 0xff, 0x56, 0x24, 0x8d, 0xdb, 0x72
+	.byte 0x6e, 0xc7, 0x91, 0x38, 0x4a, 0xe3, 0xb5, 0x1c
+.Lsm4x_t12m_lo:
+	.byte 0x00, 0x96, 0xf0, 0x66, 0xee, 0x78, 0x1e, 0x88
+	.byte 0xe8, 0x7e, 0x18, 0x8e, 0x06, 0x90, 0xf6, 0x60
+.Lsm4x_t12m_hi:
+	.byte 0x00, 0xcd, 0xb5, 0x78, 0x9b, 0x56, 0x2e, 0xe3
+	.byte 0x7a, 0xb7, 0xcf, 0x02, 0xe1, 0x2c, 0x54, 0x99
+.Lsm4x_x35:
+	.byte 0x03, 0x02, 0x01, 0x00, 0x80, 0x80, 0x80, 0x80
+	.byte 0x80, 0x80, 0x80, 0x80, 0x80, 0x80, 0x80, 0x80
 .Lsm4x_bc0:
 	.byte 0x03, 0x02, 0x01, 0x00, 0x03, 0x02, 0x01, 0x00
 	.byte 0x03, 0x02, 0x01, 0x00, 0x03, 0x02, 0x01, 0x00
@@ -187,6 +202,63 @@
 .Lsm4x_bc3:
 	.byte 0x0f, 0x0e, 0x0d, 0x0c, 0x0f, 0x0e, 0x0d, 0x0c
 	.byte 0x0f, 0x0e, 0x0d, 0x0c, 0x0f, 0x0e, 0x0d, 0x0c
+.Lsm4x_u1:
+	.byte 0x07, 0x06, 0x05, 0x04, 0x03, 0x02, 0x01, 0x00
+	.byte 0x03, 0x02, 0x01, 0x00, 0x07, 0x06, 0x05, 0x04
+.Lsm4x_u2:
+	.byte 0x0b, 0x0a, 0x09, 0x08, 0x07, 0x06, 0x05, 0x04
+	.byte 0x07, 0x06, 0x05, 0x04, 0x0b, 0x0a, 0x09, 0x08
+.Lsm4x_u3:
+	.byte 0x0f, 0x0e, 0x0d, 0x0c, 0x0b, 0x0a, 0x09, 0x08
+	.byte 0x80, 0x80, 0x80, 0x80, 0x80, 0x80, 0x80, 0x80
+.Lsm4x_w1:
+	.byte 0x0b, 0x0a, 0x09, 0x08, 0x07, 0x06, 0x05, 0x04
+	.byte 0x80, 0x80, 0x80, 0x80, 0x80, 0x80, 0x80, 0x80
+.Lsm4x_w2:
+	.byte 0x0f, 0x0e, 0x0d, 0x0c, 0x0b, 0x0a, 0x09, 0x08
+	.byte 0x80, 0x80, 0x80, 0x80, 0x80, 0x80, 0x80, 0x80
+.Lsm4x_cf:
+	.byte 0x04, 0x04, 0x04, 0x04, 0x3e, 0x3e, 0x3e, 0x3e
+	.byte 0x04, 0x04, 0x04, 0x04, 0x3e, 0x3e, 0x3e, 0x3e
+.Lsm4x_ku1:
+	.byte 0x80, 0x80, 0x80, 0x80, 0x0c, 0x0d, 0x0e, 0x0f
+	.byte 0x04, 0x05, 0x06, 0x07, 0x08, 0x09, 0x0a, 0x0b
+.Lsm4x_ku2:
+	.byte 0x80, 0x80, 0x80, 0x80, 0x0c, 0x0d, 0x0e, 0x0f
+	.byte 0x80, 0x80, 0x80, 0x80, 0x80, 0x80, 0x80, 0x80
+.Lsm4x_kuc:
+	.byte 0x75, 0x75, 0x75, 0x75, 0x75, 0x75, 0x75, 0x75
+	.byte 0x5b, 0x5b, 0x5b, 0x5b, 0x5b, 0x5b, 0x5b, 0x5b
+.Lsm4x_kw1:
+	.byte 0x08, 0x09, 0x0a, 0x0b, 0x00, 0x01, 0x02, 0x03
+	.byte 0x04, 0x05, 0x06, 0x07, 0x80, 0x80, 0x80, 0x80
+.Lsm4x_kw2:
+	.byte 0x0c, 0x0d, 0x0e, 0x0f, 0x80, 0x80, 0x80, 0x80
+	.byte 0x80, 0x80, 0x80, 0x80, 0x80, 0x80, 0x80, 0x80
+.Lsm4x_kwc:
+	.byte 0x5b, 0x5b, 0x5b, 0x5b, 0x00, 0x00, 0x00, 0x00
+	.byte 0x2e, 0x2e, 0x2e, 0x2e, 0x00, 0x00, 0x00, 0x00
+.Lsm4x_sm_lo:
+	.byte 0x00, 0xca, 0x77, 0xbd, 0x8b, 0x41, 0xfc, 0x36
+	.byte 0xd4, 0x1e, 0xa3, 0x69, 0x5f, 0x95, 0x28, 0xe2
+.Lsm4x_sm_hi:
+	.byte 0x00, 0x7a, 0x38, 0x42, 0x20, 0x5a, 0x18, 0x62
+	.byte 0x40, 0x3a, 0x78, 0x02, 0x60, 0x1a, 0x58, 0x22
+.Lsm4x_s2:
+	.byte 0x0b, 0x0a, 0x09, 0x08, 0x0b, 0x0a, 0x09, 0x08
+	.byte 0x07, 0x06, 0x05, 0x04, 0x0b, 0x0a, 0x09, 0x08
+.Lsm4x_s3:
+	.byte 0x0f, 0x0e, 0x0d, 0x0c, 0x0f, 0x0e, 0x0d, 0x0c
+	.byte 0x80, 0x80, 0x80, 0x80, 0x80, 0x80, 0x80, 0x80
+.Lsm4x_ks2a:
+	.byte 0x08, 0x09, 0x0a, 0x0b, 0x00, 0x01, 0x02, 0x03
+	.byte 0x80, 0x80, 0x80, 0x80, 0x80, 0x80, 0x80, 0x80
+.Lsm4x_ks2b:
+	.byte 0x80, 0x80, 0x80, 0x80, 0x0c, 0x0d, 0x0e, 0x0f
+	.byte 0x80, 0x80, 0x80, 0x80, 0x80, 0x80, 0x80, 0x80
+.Lsm4x_ks2c:
+	.byte 0x00, 0x00, 0x00, 0x00, 0x5b, 0x5b, 0x5b, 0x5b
+	.byte 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00
 .Lsm4_mask_0f:
 	.rept 32
 	.byte 0x0f
@@ -718,42 +790,70 @@
 /* ---- One block at a time: the sm4x core ---------------------------------- */
 
 /*
- * The bulk cores above keep four blocks per register and need 11 dependent
- * vector operations per round.  A lone block (CBC/CFB encryption, 1-block
- * requests) only has one word on its critical path, X4 = X0 ^ T(X1^X2^X3^rk),
- * and is done differently (tools/gen-sm4-aesni-tables.py derives and
+ * The bulk cores above keep four blocks per register.  A lone block
+ * (CBC/CFB encryption, 1-block requests) only has one word on its critical
+ * path and is done differently (tools/gen-sm4-aesni-tables.py derives and
  * simulates it):
  *
- *  - The word is broadcast to all four dwords (as a native u32, row r of
- *    every AES column = bits 8r..8r+7).  ShiftRows then changes nothing
- *    and MixColumns mixes the word's four bytes.
+ *  - The round input word is broadcast to all four dwords (as a native u32,
+ *    row r of every AES column = bits 8r..8r+7).  ShiftRows then changes
+ *    nothing and MixColumns mixes the word's four bytes.
  *  - M*L(post(z)) is byte-circulant with the (2, 3, 1, 1) shape of
  *    MixColumns, so AESENC does the rotations of L.  Two AESENCs are
  *    needed: one on the word in the M-domain (t1), one on the same bytes
- *    squared in the AES field (t2 = sigma(t1), a second "domain").  The next
- *    input of each domain is
- *	t' = P ^ Ta_lo[v1] ^ Ta_hi[v1] ^ Tb_lo[v2] ^ Tb_hi[v2]
- *    (nibble lookups of the two AESENC outputs), so a round is AESENC,
- *    shift, and, VPSHUFB and two levels of XOR on the critical path.
- *  - P, the XOR of the three other words and the round key, is computed
- *    off the critical path from the previous input: with A = t_i ^
- *    X_{i+1} ^ (rk_i ^ rk_{i+1}), P = A ^ X_i and X_{i+4} = t_{i+1} ^ A
- *    (all in the domain's representation).  The words live in a ring of
- *    four 16-byte slots per domain on the stack.
+ *    squared in the AES field (t2 = sigma(t1), "domain 2").  With
+ *    v1, v2 the two AESENC outputs, the next inputs are
+ *	t1' = E11*v1 ^ E12*v2,  t2' = sigma(E11*v1 ^ E12*v2)
+ *    for byte-wise linear E11, E12: four nibble lookups per domain.
+ *  - Everything else of a round (the other three words, the round key and
+ *    the affine constants) is a value P with t1' = E11*v1 ^ E12*v2 ^ P.  It
+ *    is added through the AESENC round keys k1, k2 (E11*k1 ^ E12*k2 = P),
+ *    so the lookups and two XOR levels are all that lies between two
+ *    AESENCs.  P is kept in "pair form" (a pair (p1, p2) stands for
+ *    E11*p1 ^ E12*p2), in which the round input t_i is simply the previous
+ *    AESENC output pair V_{i-1}: with Y_i the pair form of
+ *    M*(X_i ^ X_{i+1} ^ rk_i ^ rk_{i+1}) ^ kappa,
+ *	(k1, k2) for round i = V_{i-1} ^ Y_i
+ *	Y_{i+3} = V_{i-2} ^ V_i ^ Y_i ^ KK_i
+ *    with KK_i a function of the round keys only.  Values computed from
+ *    key or input words use pair forms (QM*w, 0), QM = E11^-1 * M, with
+ *    the affine constants folded into the key words.  All pair values are
+ *    broadcast words, like t1 and t2.
+ *  - Only X35 of the output words (X35, X34, X33, X32) depends on round
+ *    31; the others follow from the rings.
  *
  * Frame (SM4X_ENTER), 64-byte aligned, at %r9:
- *	  0: K1[32]  M * (rk[i] ^ rk[i-1])   (rk[-1] = 0), round i uses K[i+1]
- *	128: K2[32]  sigma * M * (rk[i] ^ rk[i-1])
- *	256: ring of X in domain 1, slot i & 3
- *	320: ring of X in domain 2
- * The frame holds key material and is wiped by SM4X_LEAVE.
+ *	  0: KK[33] dwords, KK[0] = 0, KK[i] = QM*(rk[i-1] ^ rk[i] ^
+ *	     rk[i+3] ^ rk[i+4]) with rk[32..] = 0 (KK[32] unused)
+ *	144: KU = {a, b, e0, e1}, 160: KW = {e2, rk[0], a ^ e0, 0}: set-up
+ *	     keys, a = rk[0] ^ M^-1*c, b = rk[0] ^ rk[3] ^ rk[4] ^ M^-1*c,
+ *	     e_j = rk[j] ^ rk[j+1] ^ M^-1*kappa
+ *	176: V ring, domain 1 (2 slots), 208: V ring, domain 2
+ *	240: Y ring, domain 1 (4 slots), 304: Y ring, domain 2
+ *	368: F_{h+1} while sm4x_core_kk fills the KK area
+ *	384-511: the fused CBC/CFB encryption loop (SM4X_SERIAL): KS1, KS2
+ *	     (per call), TMG, SMG, Q1, Q2 (per block), PRE1, PRE2
+ * It holds key material and values of the state and is wiped by
+ * SM4X_LEAVE.
  */
-#define SM4X_FRAME	448
-#define SM4X_K1		0
-#define SM4X_K2		128
-#define SM4X_R1		256
-#define SM4X_R2		320
-#define SM4X_SIZE	384
+#define SM4X_FRAME	576
+#define SM4X_KK		0
+#define SM4X_KU		144
+#define SM4X_KW		160
+#define SM4X_V1		176
+#define SM4X_V2		208
+#define SM4X_Y1		240
+#define SM4X_Y2		304
+#define SM4X_F		368
+#define SM4X_KS1	384
+#define SM4X_KS2	400
+#define SM4X_TMG	416
+#define SM4X_SMG	432
+#define SM4X_Q1		448
+#define SM4X_Q2		464
+#define SM4X_PRE1	480
+#define SM4X_PRE2	496
+#define SM4X_SIZE	512
 
 /*
  * SM4X_LOOKUP tlo, thi, src, dst, t1, t2: xmm form of SM4_LOOKUP.
@@ -763,208 +863,378 @@
 .endm
 
 /*
- * SM4X_ENTER / SM4X_LEAVE: frame of a function using sm4x_core, with the
- * round-key differences of %rdi transformed into both domains.
- * Clobbers %r9 (frame base, kept), vector registers 0-8.
+ * The KK area: with E_j = rk[j] ^ rk[j+4] and F_j = QM*E_j (rk[32..] = 0),
+ * KK[j+1] = F_j ^ F_{j+1}.  Group h is KK[4h+1..4h+4], from the vectors
+ * F_h = F_{4h..4h+3} and F_{h+1}; F_h = QM*(R_h ^ R_{h+1}) with R_h =
+ * rk[4h..4h+3] (R_8 = 0).
+ *
+ * SM4X_KK_F r, ra, rb: F vector from the round keys at \ra and \rb
+ * (address expressions; \rb empty for R_8 = 0) into \r.  Clobbers 4-6.
+ */
+.macro SM4X_KK_F r, ra, rb
+	vmovdqu		\ra, %xmm6
+.ifnb \rb
+	vpxor		\rb, %xmm6, %xmm6
+.endif
+	SM4X_LOOKUP	.Lsm4x_qm_lo, .Lsm4x_qm_hi, 6, \r, 4, 5
+.endm
+
+/*
+ * SM4X_KK_GROUP fa, fb, dst: store the KK group from F vectors \fa (F_h)
+ * and \fb (F_{h+1}, register numbers) at \dst.  Clobbers \fb.
+ */
+.macro SM4X_KK_GROUP fa, fb, dst
+	vpalignr	$4, %xmm\fa, %xmm\fb, %xmm\fb
+	vpxor		%xmm\fa, %xmm\fb, %xmm\fb
+	vmovdqu		%xmm\fb, \dst
+.endm
+
+/*
+ * SM4X_ENTER / SM4X_LEAVE: frame of a function using the sm4x cores, with
+ * the set-up keys KU, KW and KK[0] from %rdi (see above); the first block
+ * goes through sm4x_core_kk, which fills the rest of the KK area.
+ * SM4X_LEAVE wipes the frame (ymm stores, then vzeroupper) and returns.
+ * Clobbers %r9 (frame base, kept), vector registers 4-6, 8, 9.
  */
 .macro SM4X_ENTER
 	FRAME_BEGIN
 	sub		$SM4X_FRAME, %rsp
 	lea		63(%rsp), %r9
 	and		$-64, %r9
-	vpxor		%xmm8, %xmm8, %xmm8
-	.irp j, 0, 1, 2, 3, 4, 5, 6, 7
-	vmovdqu		(\j * 16)(%rdi), %xmm1
-	vpalignr	$12, %xmm8, %xmm1, %xmm2
-	vmovdqa		%xmm1, %xmm8
-	vpxor		%xmm1, %xmm2, %xmm2
-	vpsrld		$4, %xmm2, %xmm3
-	vpand		.Lsm4_mask_0f(%rip), %xmm2, %xmm2
-	vpand		.Lsm4_mask_0f(%rip), %xmm3, %xmm3
-	vmovdqa		.Lsm4_tm_lo(%rip), %xmm4
-	vpshufb		%xmm2, %xmm4, %xmm4
-	vmovdqa		.Lsm4_tm_hi(%rip), %xmm5
-	vpshufb		%xmm3, %xmm5, %xmm5
-	vpxor		%xmm5, %xmm4, %xmm4
-	vmovdqu		%xmm4, (SM4X_K1 + \j * 16)(%r9)
-	vmovdqa		.Lsm4x_r2_lo(%rip), %xmm6
-	vpshufb		%xmm2, %xmm6, %xmm6
-	vmovdqa		.Lsm4x_r2_hi(%rip), %xmm7
-	vpshufb		%xmm3, %xmm7, %xmm7
-	vpxor		%xmm7, %xmm6, %xmm6
-	vmovdqu		%xmm6, (SM4X_K2 + \j * 16)(%r9)
-	.endr
+	/*
+	 * Set-up keys, as vectors (16-byte stores, so that the core's
+	 * 16-byte loads of them are forwarded):
+	 * KU = {rk0, rk0, rk0, rk1} ^ {0, rk3, rk1, rk2} ^ {0, rk4, 0, 0}
+	 *	^ {mic, mic, mik, mik},
+	 * KW = {rk2, rk0, rk1, 0} ^ {rk3, 0, 0, 0} ^ {mik, 0, mic ^ mik, 0},
+	 * mic = M^-1*c, mik = M^-1*kappa in every byte.
+	 */
+	vmovdqu		(%rdi), %xmm4
+	vmovdqu		4(%rdi), %xmm5
+	vpshufd		$0x40, %xmm4, %xmm6
+	vpshufb		.Lsm4x_ku1(%rip), %xmm4, %xmm8
+	vpshufb		.Lsm4x_ku2(%rip), %xmm5, %xmm9
+	vpxor		.Lsm4x_kuc(%rip), %xmm6, %xmm6
+	vpxor		%xmm9, %xmm8, %xmm8
+	vpxor		%xmm8, %xmm6, %xmm6
+	vmovdqa		%xmm6, SM4X_KU(%r9)
+	vpshufb		.Lsm4x_kw1(%rip), %xmm4, %xmm8
+	vpshufb		.Lsm4x_kw2(%rip), %xmm4, %xmm9
+	vpxor		.Lsm4x_kwc(%rip), %xmm8, %xmm8
+	vpxor		%xmm9, %xmm8, %xmm8
+	vmovdqa		%xmm8, SM4X_KW(%r9)
+	movl		$0, SM4X_KK(%r9)
 .endm
 
 .macro SM4X_LEAVE
-	vpxor		%xmm0, %xmm0, %xmm0
-	.irp k, 0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11
-	vmovdqu		%xmm0, (\k * 32)(%r9)
-	vmovdqu		%xmm0, (\k * 32 + 16)(%r9)
+	vxorps		%ymm0, %ymm0, %ymm0
+	.irp k, 0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15
+	vmovaps		%ymm0, (\k * 32)(%r9)
 	.endr
+.if SM4X_SIZE != 16 * 32
+	.error "SM4X_LEAVE does not wipe the whole frame"
+.endif
+	vzeroupper
 	add		$SM4X_FRAME, %rsp
 	FRAME_END
 	RET
 .endm
 
 /*
- * SM4X_TREE ta, tb, p, dst, a, b
- * \dst = \p ^ \ta[v1] ^ \tb[v2] with the nibbles of v1 in 3 (low), 4
- * (high) and of v2 in 5, 6; \ta/\tb name a table pair (_lo, _hi).
- * The high-nibble lookups come last, so they meet the rest at the last
- * two XOR levels.  Clobbers \p, \a, \b.
+ * SM4X_SPLIT2: nibbles of v1 (0) into 4 (low), 5 (high) and of v2 (1)
+ * into 6, 7.  %xmm15 = 0x0f bytes.
  */
-.macro SM4X_TREE ta, tb, p, dst, a, b
+.macro SM4X_SPLIT2
+	vpand		%xmm15, %xmm0, %xmm4
+	vpsrlw		$4, %xmm0, %xmm5
+	vpand		%xmm15, %xmm1, %xmm6
+	vpsrlw		$4, %xmm1, %xmm7
+	vpand		%xmm15, %xmm5, %xmm5
+	vpand		%xmm15, %xmm7, %xmm7
+.endm
+
+/*
+ * SM4X_TREE ta, tb, dst, a, b, c: \dst = \ta(v1) ^ \tb(v2) from the
+ * nibbles of SM4X_SPLIT2 (\ta, \tb name a table pair _lo, _hi).
+ * Clobbers \a, \b, \c.
+ */
+.macro SM4X_TREE ta, tb, dst, a, b, c
 	vmovdqa		\ta\()_lo(%rip), %xmm\a
-	vpshufb		%xmm3, %xmm\a, %xmm\a
+	vpshufb		%xmm4, %xmm\a, %xmm\a
 	vmovdqa		\tb\()_lo(%rip), %xmm\b
-	vpshufb		%xmm5, %xmm\b, %xmm\b
+	vpshufb		%xmm6, %xmm\b, %xmm\b
 	vpxor		%xmm\b, %xmm\a, %xmm\a
 	vmovdqa		\ta\()_hi(%rip), %xmm\b
-	vpshufb		%xmm4, %xmm\b, %xmm\b
+	vpshufb		%xmm5, %xmm\b, %xmm\b
+	vmovdqa		\tb\()_hi(%rip), %xmm\c
+	vpshufb		%xmm7, %xmm\c, %xmm\c
 	vpxor		%xmm\b, %xmm\a, %xmm\a
-	vmovdqa		\tb\()_hi(%rip), %xmm\b
-	vpshufb		%xmm6, %xmm\b, %xmm\b
-	vpxor		%xmm\b, %xmm\p, %xmm\p
-	vpxor		%xmm\a, %xmm\p, %xmm\dst
+	vpxor		%xmm\c, %xmm\a, %xmm\dst
 .endm
 
 /*
- * SM4X_SPLIT: nibbles of v1 (0) into 3, 4 and of v2 (15) into 5, 6.
+ * SM4X_ROUND q, idx, base
+ * Round i (q = i & 3) of sm4x_core: in t1 (0), t2 (1) and the round keys
+ * k1 (2), k2 (3); out t1', t2' and the next round's k1, k2.  Reads
+ * KK[i] at byte \base + 4 * q of the KK area (+ %rax if \idx), stores V_i
+ * and Y_{i+3}.  Clobbers 4-14.
+ * The eight lookups compete for two ports: they are written in the order
+ * they should issue (low nibbles first, then domain 1's high nibbles,
+ * whose results have the most XORs left after them).
  */
-.macro SM4X_SPLIT
-	vpsrlw		$4, %xmm0, %xmm4
-	vpsrlw		$4, %xmm15, %xmm6
-	vpand		.Lsm4_mask_0f(%rip), %xmm0, %xmm3
-	vpand		.Lsm4_mask_0f(%rip), %xmm15, %xmm5
-	vpand		.Lsm4_mask_0f(%rip), %xmm4, %xmm4
-	vpand		.Lsm4_mask_0f(%rip), %xmm6, %xmm6
-.endm
-
-/*
- * SM4X_ROUND q, idx
- * Round i (q = i & 3) of sm4x_core: in t1 (1), t2 (2); out t1', t2'.
- * Uses K1[i+1], K2[i+1] at 116 + 4 * q from %r9 (+ %rax if \idx).
- * Stores X_{i+4} in slot q.  Clobbers 0, 3-15.
- * The lookups of both domains are interleaved, low nibbles first: the
- * eight VPSHUFBs compete for two ports and the high-nibble ones (ready
- * last) are the critical ones.
- */
-.macro SM4X_ROUND q, idx
-	vaesenc		.Lsm4_zero(%rip), %xmm1, %xmm0
-	vaesenc		.Lsm4_zero(%rip), %xmm2, %xmm15
-	vpxor		(SM4X_R1 + 16 * ((\q + 1) & 3))(%r9), %xmm1, %xmm11
-	vpxor		(SM4X_R2 + 16 * ((\q + 1) & 3))(%r9), %xmm2, %xmm12
-	vpand		.Lsm4_mask_0f(%rip), %xmm0, %xmm3
-	vpsrlw		$4, %xmm0, %xmm4
-	vpand		.Lsm4_mask_0f(%rip), %xmm15, %xmm5
-	vpsrlw		$4, %xmm15, %xmm6
-	vpand		.Lsm4_mask_0f(%rip), %xmm4, %xmm4
-	vpand		.Lsm4_mask_0f(%rip), %xmm6, %xmm6
-	vmovdqa		.Lsm4x_t11_lo(%rip), %xmm7
-	vpshufb		%xmm3, %xmm7, %xmm7
-	vmovdqa		.Lsm4x_t21_lo(%rip), %xmm9
-	vpshufb		%xmm3, %xmm9, %xmm9
-	vmovdqa		.Lsm4x_t12_lo(%rip), %xmm8
-	vpshufb		%xmm5, %xmm8, %xmm8
-	vmovdqa		.Lsm4x_t22_lo(%rip), %xmm10
-	vpshufb		%xmm5, %xmm10, %xmm10
-	vpxor		%xmm8, %xmm7, %xmm7
-	vpxor		%xmm10, %xmm9, %xmm9
-	vmovdqa		.Lsm4x_t11_hi(%rip), %xmm8
+.macro SM4X_ROUND q, idx, base
+	vaesenc		%xmm2, %xmm0, %xmm0
+	vaesenc		%xmm3, %xmm1, %xmm1
+	SM4X_SPLIT2
+	vmovdqa		.Lsm4x_t11_lo(%rip), %xmm8
 	vpshufb		%xmm4, %xmm8, %xmm8
-	vmovdqa		.Lsm4x_t21_hi(%rip), %xmm10
+	vmovdqa		.Lsm4x_t12_lo(%rip), %xmm9
+	vpshufb		%xmm6, %xmm9, %xmm9
+	vmovdqa		.Lsm4x_t21_lo(%rip), %xmm10
 	vpshufb		%xmm4, %xmm10, %xmm10
-	vpxor		%xmm8, %xmm7, %xmm7
-	vpxor		%xmm10, %xmm9, %xmm9
+	vmovdqa		.Lsm4x_t22_lo(%rip), %xmm11
+	vpshufb		%xmm6, %xmm11, %xmm11
+	vpxor		%xmm9, %xmm8, %xmm8
+	vpxor		%xmm11, %xmm10, %xmm10
+	vmovdqa		.Lsm4x_t11_hi(%rip), %xmm9
+	vpshufb		%xmm5, %xmm9, %xmm9
+	vmovdqa		.Lsm4x_t21_hi(%rip), %xmm11
+	vpshufb		%xmm5, %xmm11, %xmm11
+	vmovdqa		.Lsm4x_t12_hi(%rip), %xmm12
+	vpshufb		%xmm7, %xmm12, %xmm12
+	vmovdqa		.Lsm4x_t22_hi(%rip), %xmm13
+	vpshufb		%xmm7, %xmm13, %xmm13
+	vpxor		%xmm9, %xmm8, %xmm8
+	vpxor		%xmm11, %xmm10, %xmm10
+	vmovdqa		%xmm0, %xmm2
+	vmovdqa		%xmm1, %xmm3
+	vpxor		%xmm12, %xmm8, %xmm0
+	vpxor		%xmm13, %xmm10, %xmm1
+	/* next keys, and Y_{i+3} = V_{i-2} ^ V_i ^ Y_i ^ KK[i] */
+	vpxor		(SM4X_V1 + 16 * (\q & 1))(%r9), %xmm2, %xmm14
+	vmovdqa		%xmm2, (SM4X_V1 + 16 * (\q & 1))(%r9)
+	vpxor		(SM4X_Y1 + 16 * \q)(%r9), %xmm14, %xmm14
 .if \idx
-	vbroadcastss	(SM4X_K1 + 116 + 4 * \q)(%r9,%rax), %xmm1
-	vbroadcastss	(SM4X_K2 + 116 + 4 * \q)(%r9,%rax), %xmm2
+	vbroadcastss	(SM4X_KK + \base + 4 * \q)(%r9,%rax), %xmm4
 .else
-	vbroadcastss	(SM4X_K1 + 116 + 4 * \q)(%r9), %xmm1
-	vbroadcastss	(SM4X_K2 + 116 + 4 * \q)(%r9), %xmm2
+	vbroadcastss	(SM4X_KK + \base + 4 * \q)(%r9), %xmm4
 .endif
-	vpxor		%xmm1, %xmm11, %xmm11
-	vpxor		%xmm2, %xmm12, %xmm12
-	vpxor		(SM4X_R1 + 16 * \q)(%r9), %xmm11, %xmm13
-	vpxor		(SM4X_R2 + 16 * \q)(%r9), %xmm12, %xmm14
-	vmovdqa		.Lsm4x_t12_hi(%rip), %xmm8
-	vpshufb		%xmm6, %xmm8, %xmm8
-	vmovdqa		.Lsm4x_t22_hi(%rip), %xmm10
-	vpshufb		%xmm6, %xmm10, %xmm10
-	vpxor		%xmm8, %xmm13, %xmm13
-	vpxor		%xmm10, %xmm14, %xmm14
-	vpxor		%xmm7, %xmm13, %xmm1
-	vpxor		%xmm9, %xmm14, %xmm2
-	vpxor		%xmm1, %xmm11, %xmm11
-	vmovdqu		%xmm11, (SM4X_R1 + 16 * \q)(%r9)
-	vpxor		%xmm2, %xmm12, %xmm12
-	vmovdqu		%xmm12, (SM4X_R2 + 16 * \q)(%r9)
+	vpxor		%xmm4, %xmm14, %xmm14
+	vmovdqa		%xmm14, (SM4X_Y1 + 16 * ((\q + 3) & 3))(%r9)
+	vpxor		(SM4X_V2 + 16 * (\q & 1))(%r9), %xmm3, %xmm5
+	vmovdqa		%xmm3, (SM4X_V2 + 16 * (\q & 1))(%r9)
+	vpxor		(SM4X_Y2 + 16 * \q)(%r9), %xmm5, %xmm5
+	vmovdqa		%xmm5, (SM4X_Y2 + 16 * ((\q + 3) & 3))(%r9)
+	vpxor		(SM4X_Y1 + 16 * ((\q + 1) & 3))(%r9), %xmm2, %xmm2
+	vpxor		(SM4X_Y2 + 16 * ((\q + 1) & 3))(%r9), %xmm3, %xmm3
 .endm
 
 /*
- * SM4X_CORE: encrypt (or decrypt, with rkey_dec) the block in %xmm0
- * (memory byte order) in place.  Inputs: %rdi round keys, %r9 frame of
- * SM4X_ENTER.  Clobbers %rax, vector registers 1-15.
+ * SM4X_END_PAIR y, r: \r = the pair component (Y ring at \y, pre in
+ * register \r) arranged as dwords {Y_33, Y_33 ^ pre, pre, pre ^ Y_32}.
+ * Clobbers 8, 9.
  */
-.macro SM4X_CORE
-	/* the words, in both domains, into the rings */
-	vpshufb		.Lsm4_bswap32(%rip), %xmm0, %xmm7
-	SM4X_LOOKUP	.Lsm4_tm_lo, .Lsm4_tm_hi, 7, 10, 3, 4
-	SM4X_LOOKUP	.Lsm4x_r2_lo, .Lsm4x_r2_hi, 7, 11, 3, 4
-	/* t = X1 ^ X2 ^ X3 ^ rk[0], then into both domains */
-	vpshufb		.Lsm4x_bc1(%rip), %xmm0, %xmm5
-	vpshufb		.Lsm4x_bc2(%rip), %xmm0, %xmm6
-	vpshufb		.Lsm4x_bc3(%rip), %xmm0, %xmm8
-	vbroadcastss	(%rdi), %xmm9
-	vpxor		%xmm6, %xmm5, %xmm5
-	vpxor		%xmm9, %xmm8, %xmm8
-	vpxor		%xmm8, %xmm5, %xmm5
-	SM4X_LOOKUP	.Lsm4_trk_lo, .Lsm4_trk_hi, 5, 1, 3, 4
-	SM4X_LOOKUP	.Lsm4x_rk2_lo, .Lsm4x_rk2_hi, 5, 2, 3, 4
-	.irp j, 0, 1, 2, 3
-	vpshufd		$(0x55 * \j), %xmm10, %xmm3
-	vmovdqu		%xmm3, (SM4X_R1 + 16 * \j)(%r9)
-	vpshufd		$(0x55 * \j), %xmm11, %xmm4
-	vmovdqu		%xmm4, (SM4X_R2 + 16 * \j)(%r9)
-	.endr
+.macro SM4X_END_PAIR y, r
+	vpxor		(\y + 16)(%r9), %xmm\r, %xmm8
+	vpxor		(\y)(%r9), %xmm\r, %xmm9
+	vpblendw	$0xc0, %xmm9, %xmm\r, %xmm\r
+	vpblendw	$0x0c, %xmm8, %xmm\r, %xmm\r
+	vpblendw	$0x03, (\y + 16)(%r9), %xmm\r, %xmm\r
+.endm
+
+/*
+ * SM4X_SETUP: round 0's inputs and keys and the ring start values from
+ * the block in %xmm0 (memory byte order); sets %xmm15 = 0x0f bytes.
+ * Clobbers vector registers 0-15 (out: 0-3, 15 as SM4X_ROUND expects).
+ */
+.macro SM4X_SETUP
+	vmovdqa		.Lsm4_mask_0f(%rip), %xmm15
+	/*
+	 * Round 0 first: t = X1 ^ X2 ^ X3 ^ rk[0] into both domains, and its
+	 * keys k1 = V_{-1} ^ Y_0 = QM(X0 ^ X2 ^ X3 ^ a ^ e0), k2 = 0 (words
+	 * broadcast).
+	 */
+	vpshufb		.Lsm4x_bc0(%rip), %xmm0, %xmm3
+	vpshufb		.Lsm4x_bc1(%rip), %xmm0, %xmm4
+	vpshufb		.Lsm4x_bc2(%rip), %xmm0, %xmm5
+	vpshufb		.Lsm4x_bc3(%rip), %xmm0, %xmm6
+	vbroadcastss	(SM4X_KW + 4)(%r9), %xmm7
+	vbroadcastss	(SM4X_KW + 8)(%r9), %xmm8
+	vpxor		%xmm5, %xmm6, %xmm6
+	vpxor		%xmm7, %xmm4, %xmm7
+	vpxor		%xmm8, %xmm3, %xmm8
+	vpxor		%xmm6, %xmm7, %xmm7
+	vpxor		%xmm6, %xmm8, %xmm8
+	SM4X_LOOKUP	.Lsm4_trk_lo, .Lsm4_trk_hi, 7, 1, 4, 5
+	SM4X_LOOKUP	.Lsm4x_rk2_lo, .Lsm4x_rk2_hi, 7, 9, 4, 5
+	SM4X_LOOKUP	.Lsm4x_qm_lo, .Lsm4x_qm_hi, 8, 2, 4, 5
+	/*
+	 * U = {X1^X2^X3^a, X0^X1^X2^b, X0^X1^e0, X1^X2^e1} and
+	 * W = {X2^X3^e2, -, -, -}: their QM images are the pair forms of
+	 * V_{-1}, V_{-2} (ring start values), Y_0, Y_1 and Y_2.
+	 */
+	vpshufb		.Lsm4x_u1(%rip), %xmm0, %xmm3
+	vpshufb		.Lsm4x_u2(%rip), %xmm0, %xmm4
+	vpshufb		.Lsm4x_u3(%rip), %xmm0, %xmm5
+	vpshufb		.Lsm4x_w1(%rip), %xmm0, %xmm6
+	vpshufb		.Lsm4x_w2(%rip), %xmm0, %xmm7
+	vpxor		%xmm4, %xmm3, %xmm3
+	vpxor		SM4X_KU(%r9), %xmm5, %xmm5
+	vpxor		%xmm7, %xmm6, %xmm6
+	vpxor		SM4X_KW(%r9), %xmm6, %xmm6
+	vpxor		%xmm5, %xmm3, %xmm3
+	vmovdqa		%xmm1, %xmm0
+	vmovdqa		%xmm9, %xmm1
+	SM4X_LOOKUP	.Lsm4x_qm_lo, .Lsm4x_qm_hi, 3, 9, 4, 5
+	SM4X_LOOKUP	.Lsm4x_qm_lo, .Lsm4x_qm_hi, 6, 10, 4, 5
+	vpshufd		$0x00, %xmm9, %xmm4
+	vpxor		%xmm3, %xmm3, %xmm3
+	vmovdqa		%xmm4, (SM4X_V1 + 16)(%r9)
+	vpshufd		$0x55, %xmm9, %xmm5
+	vmovdqa		%xmm5, SM4X_V1(%r9)
+	vpshufd		$0xaa, %xmm9, %xmm5
+	vmovdqa		%xmm5, SM4X_Y1(%r9)
+	vpshufd		$0xff, %xmm9, %xmm5
+	vmovdqa		%xmm5, (SM4X_Y1 + 16)(%r9)
+	vpshufd		$0x00, %xmm10, %xmm5
+	vmovdqa		%xmm5, (SM4X_Y1 + 32)(%r9)
+	vmovdqa		%xmm3, SM4X_V2(%r9)
+	vmovdqa		%xmm3, (SM4X_V2 + 16)(%r9)
+	vmovdqa		%xmm3, SM4X_Y2(%r9)
+	vmovdqa		%xmm3, (SM4X_Y2 + 16)(%r9)
+	vmovdqa		%xmm3, (SM4X_Y2 + 32)(%r9)
+.endm
+
+/*
+ * SM4X_RND_0_30: rounds 0-30 with the KK area filled.  Clobbers %rax,
+ * vector registers 0-14.
+ */
+.macro SM4X_RND_0_30
 	/* rounds 0-27 */
 	mov		$-112, %rax
 .Lsm4x_loop\@:
-	SM4X_ROUND	0, 1
-	SM4X_ROUND	1, 1
-	SM4X_ROUND	2, 1
-	SM4X_ROUND	3, 1
+	SM4X_ROUND	0, 1, 112
+	SM4X_ROUND	1, 1, 112
+	SM4X_ROUND	2, 1, 112
+	SM4X_ROUND	3, 1, 112
 	add		$16, %rax
 	jnz		.Lsm4x_loop\@
 	/* rounds 28-30 */
-	SM4X_ROUND	0, 0
-	SM4X_ROUND	1, 0
-	SM4X_ROUND	2, 0
-	/* round 31: X35 = X31 ^ T(...), domain 1 only */
-	vaesenc		.Lsm4_zero(%rip), %xmm1, %xmm0
-	vaesenc		.Lsm4_zero(%rip), %xmm2, %xmm15
-	vmovdqu		(SM4X_R1 + 48)(%r9), %xmm13
-	SM4X_SPLIT
-	SM4X_TREE	.Lsm4x_t11, .Lsm4x_t12, 13, 1, 7, 8
-	/* lanes X35 X34 X33 X32, out of the M-domain, big-endian words */
-	vpblendw	$0x0c, (SM4X_R1 + 32)(%r9), %xmm1, %xmm1
-	vmovdqu		(SM4X_R1 + 16)(%r9), %xmm3
-	vpblendw	$0xc0, (SM4X_R1)(%r9), %xmm3, %xmm3
-	vpblendw	$0xf0, %xmm3, %xmm1, %xmm1
-	SM4X_LOOKUP	.Lsm4_tmi_lo, .Lsm4_tmi_hi, 1, 0, 3, 4
-	vpshufb		.Lsm4_bswap32(%rip), %xmm0, %xmm0
+	SM4X_ROUND	0, 0, 112
+	SM4X_ROUND	1, 0, 112
+	SM4X_ROUND	2, 0, 112
+.endm
+
+/*
+ * SM4X_LAST: round 31 and the output block (memory byte order) into
+ * %xmm0.  Clobbers vector registers 1-14.
+ */
+.macro SM4X_LAST
+	/*
+	 * Round 31.  Of the output words (X35, X34, X33, X32) only X35 depends
+	 * on it; its tables include M^-1 (back from the M-domain).
+	 */
+	vaesenc		%xmm2, %xmm0, %xmm0
+	vaesenc		%xmm3, %xmm1, %xmm1
+	SM4X_SPLIT2
+	SM4X_TREE	.Lsm4x_t11m, .Lsm4x_t12m, 12, 8, 9, 10
+	vpshufb		.Lsm4x_x35(%rip), %xmm12, %xmm12
+	/*
+	 * The rest, from the rings: with pre = V_29 ^ Y_31 ^ KK[31] (pair
+	 * form of Y_34 minus V_31) and d_j = M*(X_j ^ X_j+1), the M-domain
+	 * words are t1_32 ^ c ^ (d33, d33 ^ d34, d34, d34 ^ d32), where
+	 * t1_32 cancels from all but X35.
+	 */
+	vmovdqa		(SM4X_V1 + 16)(%r9), %xmm0
+	vpxor		(SM4X_Y1 + 48)(%r9), %xmm0, %xmm0
+	vbroadcastss	(SM4X_KK + 124)(%r9), %xmm2
+	vpxor		%xmm2, %xmm0, %xmm0
+	vmovdqa		(SM4X_V2 + 16)(%r9), %xmm1
+	vpxor		(SM4X_Y2 + 48)(%r9), %xmm1, %xmm1
+	SM4X_END_PAIR	SM4X_Y1, 0
+	SM4X_END_PAIR	SM4X_Y2, 1
+	SM4X_SPLIT2
+	SM4X_TREE	.Lsm4x_t11, .Lsm4x_t12, 0, 8, 9, 10
+	vpxor		.Lsm4x_cf(%rip), %xmm0, %xmm0
+	SM4X_LOOKUP	.Lsm4_tmi_lo, .Lsm4_tmi_hi, 0, 1, 4, 5
+	vpshufb		.Lsm4_bswap32(%rip), %xmm1, %xmm1
+	vpxor		%xmm12, %xmm1, %xmm0
+.endm
+
+/*
+ * SM4X_CORE kk: encrypt (or decrypt, with rkey_dec) the block in %xmm0
+ * (memory byte order) in place.  Inputs: %r9 frame of SM4X_ENTER; with
+ * \kk, %rdi round keys, from which the core fills KK[1..32] as it goes
+ * (sm4x_core_kk, the first block of a 1-block call); without, it reads
+ * them.
+ * Clobbers %rax, vector registers 1-15.
+ */
+.macro SM4X_CORE kk
+	SM4X_SETUP
+.if \kk
+	/*
+	 * sm4x_core_kk fills the KK area as it goes, one group ahead of the
+	 * rounds that read it, and written after them: the lookups then run
+	 * in the gaps of the rounds' critical path instead of delaying it.
+	 * F_{h+1} waits in the frame for the next group.
+	 */
+	SM4X_KK_F	8, (%rdi), 16(%rdi)
+	SM4X_KK_F	9, 16(%rdi), 32(%rdi)
+	vmovdqa		%xmm9, SM4X_F(%r9)
+	SM4X_KK_GROUP	8, 9, (SM4X_KK + 4)(%r9)
+	/* rounds 0-19; iteration g adds group g + 1 */
+	mov		$-80, %rax
+.Lsm4x_loop\@:
+	SM4X_ROUND	0, 1, 80
+	SM4X_ROUND	1, 1, 80
+	SM4X_ROUND	2, 1, 80
+	SM4X_ROUND	3, 1, 80
+	vmovdqu		112(%rdi,%rax), %xmm6
+	vpxor		128(%rdi,%rax), %xmm6, %xmm6
+	SM4X_LOOKUP	.Lsm4x_qm_lo, .Lsm4x_qm_hi, 6, 9, 4, 5
+	vmovdqa		SM4X_F(%r9), %xmm8
+	vmovdqa		%xmm9, SM4X_F(%r9)
+	vpalignr	$4, %xmm8, %xmm9, %xmm9
+	vpxor		%xmm8, %xmm9, %xmm9
+	vmovdqu		%xmm9, (SM4X_KK + 100)(%r9,%rax)
+	add		$16, %rax
+	jnz		.Lsm4x_loop\@
+	/* rounds 20-23, group 6 (F_7 = QM*R_7) */
+	SM4X_ROUND	0, 0, 80
+	SM4X_ROUND	1, 0, 80
+	SM4X_ROUND	2, 0, 80
+	SM4X_ROUND	3, 0, 80
+	SM4X_KK_F	9, 112(%rdi)
+	vmovdqa		SM4X_F(%r9), %xmm8
+	vmovdqa		%xmm9, SM4X_F(%r9)
+	SM4X_KK_GROUP	8, 9, (SM4X_KK + 100)(%r9)
+	/* rounds 24-27, group 7 (F_8 = 0) */
+	SM4X_ROUND	0, 0, 96
+	SM4X_ROUND	1, 0, 96
+	SM4X_ROUND	2, 0, 96
+	SM4X_ROUND	3, 0, 96
+	vmovdqa		SM4X_F(%r9), %xmm8
+	vpxor		%xmm9, %xmm9, %xmm9
+	SM4X_KK_GROUP	8, 9, (SM4X_KK + 116)(%r9)
+	/* rounds 28-30 */
+	SM4X_ROUND	0, 0, 112
+	SM4X_ROUND	1, 0, 112
+	SM4X_ROUND	2, 0, 112
+.else
+	SM4X_RND_0_30
+.endif
+	SM4X_LAST
 .endm
 
 /*
  * SM4X_ONE mode: the whole of a 1-block call of a parallel mode (ecb,
- * cbc_dec, cfb_dec, ctr, xts) through sm4x_core, ending in RET.
+ * cbc_dec, cfb_dec, ctr, xts) through sm4x_core_kk, ending in RET.
  */
 .macro SM4X_ONE mode
 	SM4X_ENTER
 .ifc \mode, ecb
 	vmovdqu		(%rdx), %xmm0
-	call		sm4x_core
+	call		sm4x_core_kk
 	vmovdqu		%xmm0, (%rsi)
 .endif
 .ifc \mode, cbc_dec
@@ -972,7 +1242,7 @@
 	mov		(%rdx), %r10
 	mov		8(%rdx), %r11
 	vmovdqu		(%rdx), %xmm0
-	call		sm4x_core
+	call		sm4x_core_kk
 	vpxor		(%r8), %xmm0, %xmm0
 	vmovdqu		%xmm0, (%rsi)
 	mov		%r10, (%r8)
@@ -980,7 +1250,7 @@
 .endif
 .ifc \mode, cfb_dec
 	vmovdqu		(%r8), %xmm0
-	call		sm4x_core
+	call		sm4x_core_kk
 	vmovdqu		(%rdx), %xmm1
 	vpxor		%xmm1, %xmm0, %xmm0
 	vmovdqu		%xmm0, (%rsi)
@@ -988,7 +1258,7 @@
 .endif
 .ifc \mode, ctr
 	vmovdqu		(%r8), %xmm0
-	call		sm4x_core
+	call		sm4x_core_kk
 	vpxor		(%rdx), %xmm0, %xmm0
 	vmovdqu		%xmm0, (%rsi)
 	mov		(%r8), %r10
@@ -1005,7 +1275,7 @@
 .ifc \mode, xts
 	vmovdqu		(%r8), %xmm0
 	vpxor		(%rdx), %xmm0, %xmm0
-	call		sm4x_core
+	call		sm4x_core_kk
 	vmovdqu		(%r8), %xmm13
 	vpxor		%xmm13, %xmm0, %xmm0
 	vmovdqu		%xmm0, (%rsi)
@@ -1016,33 +1286,246 @@
 .endm
 
 /*
- * SM4X_SERIAL mode: the whole of a CBC or CFB encryption call (each block
- * depends on the previous ciphertext) through sm4x_core, ending in RET.
+ * SM4X_SERIAL_BLOCK mode, core: one block of a CBC or CFB encryption;
+ * %xmm0 is the previous ciphertext block before and the new one after.
  */
-.macro SM4X_SERIAL mode
-	SM4X_ENTER
-	vmovdqu		(%r8), %xmm0
-.Lsm4x_serial\@:
-	/* %xmm0: the previous ciphertext block */
+.macro SM4X_SERIAL_BLOCK mode, core
 .ifc \mode, cbc_enc
 	vpxor		(%rdx), %xmm0, %xmm0
-	call		sm4x_core
+	call		\core
 .else
-	call		sm4x_core
+	call		\core
 	vpxor		(%rdx), %xmm0, %xmm0
 .endif
 	vmovdqu		%xmm0, (%rsi)
+.endm
+
+/*
+ * The fused CBC/CFB encryption loop.  Block n's cipher input is
+ * W = D ^ (X35, X34, X33, X32) of block n - 1 (words), with D = P_n (CBC)
+ * or P_{n-1} (CFB).  Its round-0 input t1 = M*(W1 ^ W2 ^ W3 ^ rk[0]) ^ c
+ * is t1_31 of block n - 1 (M*(X32 ^ X33 ^ X34 ^ rk[31]) ^ c) ^ M*g with
+ * g = D1 ^ D2 ^ D3 ^ rk[0] ^ rk[31], so block n starts as soon as round 31
+ * of block n - 1 has its AESENC outputs V_31 (for the keys), and the
+ * output of block n - 1 is computed beside it.  In pair form (see the
+ * generator's fused simulation), with Q = QM(S1), QM(S2) of
+ *	S1 = {g, D0 ^ D2 ^ D3 ^ rk[1] ^ rk[31], D0 ^ D1 ^ K1, D1 ^ D2 ^ K2},
+ *	S2 = {D2 ^ D3 ^ K3, D1 ^ D3 ^ K1 ^ K4 ^ M^-1*kappa, 0, 0}
+ * (K_j = rk[j-1] ^ rk[j]) and pre = V_29 ^ Y_31 ^ KK[31]:
+ *	t1' = t1_31 ^ M*g, t2' = t2_31 ^ sigma*M*g
+ *	k' = V_31 ^ V_30 ^ pre ^ (Q1[1], 0)
+ *	V'_{-1} = V_30 ^ (Q1[0], 0)
+ *	Y'_0 = V_31 ^ pre ^ (Q1[2], 0), Y'_1 = Y_33 ^ (Q1[3], 0),
+ *	Y'_2 = Y_32 ^ (Q2[0], 0)
+ *	V'_{-2} = V'_{-1} ^ Y_32 ^ Y_33 ^ Y'_0 ^ (Q2[1], 0)
+ * (Q[i] broadcast).  KS1 = {rk0 ^ rk31, rk1 ^ rk31, K1, K2} and KS2 =
+ * {K3, K1 ^ K4 ^ M^-1*kappa, 0, 0} are the key words of S1, S2.
+ */
+
+/* SM4X_SERIAL_KEYS: KS1, KS2 from %rdi.  Clobbers 4-9. */
+.macro SM4X_SERIAL_KEYS
+	/* 5: {K1, K2, K3, K4}; 6: rk[0..3] ^ rk31 */
+	vmovdqu		(%rdi), %xmm4
+	vpxor		4(%rdi), %xmm4, %xmm5
+	vbroadcastss	124(%rdi), %xmm6
+	vpxor		%xmm4, %xmm6, %xmm6
+	vpshufd		$0x40, %xmm5, %xmm8
+	vpblendw	$0xf0, %xmm8, %xmm6, %xmm7
+	vmovdqa		%xmm7, SM4X_KS1(%r9)
+	vpshufb		.Lsm4x_ks2a(%rip), %xmm5, %xmm8
+	vpshufb		.Lsm4x_ks2b(%rip), %xmm5, %xmm9
+	vpxor		.Lsm4x_ks2c(%rip), %xmm8, %xmm8
+	vpxor		%xmm9, %xmm8, %xmm8
+	vmovdqa		%xmm8, SM4X_KS2(%r9)
+.endm
+
+/*
+ * SM4X_SERIAL_PREP src: TMG, SMG, Q1, Q2 from the D block at \src (memory
+ * byte order).  Clobbers 4-10.
+ */
+.macro SM4X_SERIAL_PREP src
+	vmovdqu		\src, %xmm4
+	vpshufb		.Lsm4x_bc1(%rip), %xmm4, %xmm5
+	vpshufb		.Lsm4x_bc2(%rip), %xmm4, %xmm6
+	vpshufb		.Lsm4x_bc3(%rip), %xmm4, %xmm7
+	vpshufd		$0x00, SM4X_KS1(%r9), %xmm8
+	vpxor		%xmm6, %xmm5, %xmm5
+	vpxor		%xmm8, %xmm7, %xmm7
+	vpxor		%xmm7, %xmm5, %xmm5
+	SM4X_LOOKUP	.Lsm4_tm_lo, .Lsm4_tm_hi, 5, 6, 7, 8
+	vmovdqa		%xmm6, SM4X_TMG(%r9)
+	SM4X_LOOKUP	.Lsm4x_sm_lo, .Lsm4x_sm_hi, 5, 6, 7, 8
+	vmovdqa		%xmm6, SM4X_SMG(%r9)
+	vpshufb		.Lsm4x_u1(%rip), %xmm4, %xmm7
+	vpshufb		.Lsm4x_s2(%rip), %xmm4, %xmm8
+	vpshufb		.Lsm4x_s3(%rip), %xmm4, %xmm9
+	vpxor		%xmm8, %xmm7, %xmm7
+	vpxor		SM4X_KS1(%r9), %xmm9, %xmm9
+	vpxor		%xmm9, %xmm7, %xmm7
+	SM4X_LOOKUP	.Lsm4x_qm_lo, .Lsm4x_qm_hi, 7, 10, 8, 9
+	vmovdqa		%xmm10, SM4X_Q1(%r9)
+	vpshufb		.Lsm4x_w1(%rip), %xmm4, %xmm7
+	vpshufb		.Lsm4x_s3(%rip), %xmm4, %xmm8
+	vpxor		SM4X_KS2(%r9), %xmm8, %xmm8
+	vpxor		%xmm8, %xmm7, %xmm7
+	SM4X_LOOKUP	.Lsm4x_qm_lo, .Lsm4x_qm_hi, 7, 10, 8, 9
+	vmovdqa		%xmm10, SM4X_Q2(%r9)
+.endm
+
+/*
+ * SM4X_SERIAL_NEXT: after SM4X_RND_0_30 of block n - 1 (state in 0-3),
+ * round 31, the next block's state in 0-3 and the rings, and the output
+ * of block n - 1 (before the CFB XOR) in %xmm10.  Clobbers 0-14.
+ * The next block's inputs and keys come first; everything else (the
+ * output and the rings) is written after them.
+ */
+.macro SM4X_SERIAL_NEXT
+	vmovdqa		(SM4X_V1 + 16)(%r9), %xmm8
+	vpxor		(SM4X_Y1 + 48)(%r9), %xmm8, %xmm8
+	vbroadcastss	(SM4X_KK + 124)(%r9), %xmm10
+	vpxor		%xmm10, %xmm8, %xmm8
+	vmovdqa		(SM4X_V2 + 16)(%r9), %xmm9
+	vpxor		(SM4X_Y2 + 48)(%r9), %xmm9, %xmm9
+	vpshufd		$0x55, SM4X_Q1(%r9), %xmm14
+	vpxor		SM4X_V1(%r9), %xmm14, %xmm14
+	vpxor		%xmm8, %xmm14, %xmm14
+	vpxor		SM4X_V2(%r9), %xmm9, %xmm11
+	vpxor		SM4X_TMG(%r9), %xmm0, %xmm12
+	vpxor		SM4X_SMG(%r9), %xmm1, %xmm13
+	vaesenc		%xmm2, %xmm0, %xmm0
+	vaesenc		%xmm3, %xmm1, %xmm1
+	vpxor		%xmm0, %xmm14, %xmm14
+	vpxor		%xmm1, %xmm11, %xmm11
+	/* Y'_0 into 2, 3 (stored last: slot 0 still holds Y_32) */
+	vmovdqa		%xmm8, SM4X_PRE1(%r9)
+	vmovdqa		%xmm9, SM4X_PRE2(%r9)
+	vpshufd		$0xaa, SM4X_Q1(%r9), %xmm2
+	vpxor		%xmm0, %xmm2, %xmm2
+	vpxor		%xmm8, %xmm2, %xmm2
+	vpxor		%xmm1, %xmm9, %xmm3
+	/* the output, as in SM4X_LAST */
+	SM4X_SPLIT2
+	SM4X_TREE	.Lsm4x_t11m, .Lsm4x_t12m, 10, 10, 8, 9
+	vpshufb		.Lsm4x_x35(%rip), %xmm10, %xmm10
+	vmovdqa		SM4X_PRE1(%r9), %xmm0
+	vmovdqa		SM4X_PRE2(%r9), %xmm1
+	SM4X_END_PAIR	SM4X_Y1, 0
+	SM4X_END_PAIR	SM4X_Y2, 1
+	SM4X_SPLIT2
+	SM4X_TREE	.Lsm4x_t11, .Lsm4x_t12, 0, 0, 8, 9
+	vpxor		.Lsm4x_cf(%rip), %xmm0, %xmm0
+	SM4X_LOOKUP	.Lsm4_tmi_lo, .Lsm4_tmi_hi, 0, 1, 4, 5
+	vpshufb		.Lsm4_bswap32(%rip), %xmm1, %xmm1
+	vpxor		%xmm1, %xmm10, %xmm10
+	/* the rings of the next block */
+	vpshufd		$0x00, SM4X_Q1(%r9), %xmm4
+	vpxor		SM4X_V1(%r9), %xmm4, %xmm4
+	vmovdqa		SM4X_V2(%r9), %xmm5
+	vpshufd		$0x55, SM4X_Q2(%r9), %xmm6
+	vpxor		%xmm4, %xmm6, %xmm6
+	vpxor		SM4X_Y1(%r9), %xmm6, %xmm6
+	vpxor		(SM4X_Y1 + 16)(%r9), %xmm6, %xmm6
+	vpxor		%xmm2, %xmm6, %xmm6
+	vpxor		SM4X_Y2(%r9), %xmm5, %xmm7
+	vpxor		(SM4X_Y2 + 16)(%r9), %xmm7, %xmm7
+	vpxor		%xmm3, %xmm7, %xmm7
+	vpshufd		$0xff, SM4X_Q1(%r9), %xmm8
+	vpxor		(SM4X_Y1 + 16)(%r9), %xmm8, %xmm8
+	vpshufd		$0x00, SM4X_Q2(%r9), %xmm9
+	vpxor		SM4X_Y1(%r9), %xmm9, %xmm9
+	vmovdqa		SM4X_Y2(%r9), %xmm0
+	vmovdqa		%xmm4, (SM4X_V1 + 16)(%r9)
+	vmovdqa		%xmm5, (SM4X_V2 + 16)(%r9)
+	vmovdqa		%xmm6, SM4X_V1(%r9)
+	vmovdqa		%xmm7, SM4X_V2(%r9)
+	vmovdqa		%xmm8, (SM4X_Y1 + 16)(%r9)
+	vmovdqa		%xmm9, (SM4X_Y1 + 32)(%r9)
+	vmovdqa		%xmm0, (SM4X_Y2 + 32)(%r9)
+	vmovdqa		%xmm2, SM4X_Y1(%r9)
+	vmovdqa		%xmm3, SM4X_Y2(%r9)
+	vmovdqa		%xmm12, %xmm0
+	vmovdqa		%xmm13, %xmm1
+	vmovdqa		%xmm14, %xmm2
+	vmovdqa		%xmm11, %xmm3
+.endm
+
+/*
+ * SM4X_FILL_KK: the whole KK area (KK[1..32]) from the round keys at
+ * %rdi.  Clobbers 4-6, 8-10.
+ */
+.macro SM4X_FILL_KK
+	SM4X_KK_F	8, (%rdi), 16(%rdi)
+	.irp h, 0, 1, 2, 3, 4, 5, 6, 7
+	.if \h < 6
+	SM4X_KK_F	9, ((\h + 1) * 16)(%rdi), ((\h + 2) * 16)(%rdi)
+	.elseif \h == 6
+	SM4X_KK_F	9, 112(%rdi)
+	.else
+	vpxor		%xmm9, %xmm9, %xmm9
+	.endif
+	vmovdqa		%xmm9, %xmm10
+	SM4X_KK_GROUP	8, 9, (SM4X_KK + 4 + \h * 16)(%r9)
+	vmovdqa		%xmm10, %xmm8
+	.endr
+.endm
+
+/*
+ * SM4X_SERIAL mode: the whole of a CBC or CFB encryption call (each block
+ * depends on the previous ciphertext), ending in RET.  A single block
+ * goes through sm4x_core_kk; more through the fused loop above.
+ */
+.macro SM4X_SERIAL mode
+	cmp		$1, %ecx
+	jne		.Lsm4x_fused\@
+	SM4X_ENTER
+	vmovdqu		(%r8), %xmm0
+	SM4X_SERIAL_BLOCK \mode, sm4x_core_kk
+	vmovdqu		%xmm0, (%r8)
+	SM4X_LEAVE
+.Lsm4x_fused\@:
+	SM4X_ENTER
+	SM4X_FILL_KK
+	SM4X_SERIAL_KEYS
+	vmovdqu		(%r8), %xmm0
+.ifc \mode, cbc_enc
+	vpxor		(%rdx), %xmm0, %xmm0
+.endif
+	SM4X_SETUP
+.Lsm4x_block\@:
+	/* the next block's D words: CBC P_{n+1}, CFB P_n */
+	cmp		$1, %ecx
+	je		.Lsm4x_rounds\@
+.ifc \mode, cbc_enc
+	SM4X_SERIAL_PREP 16(%rdx)
+.else
+	SM4X_SERIAL_PREP (%rdx)
+.endif
+.Lsm4x_rounds\@:
+	SM4X_RND_0_30
+	cmp		$1, %ecx
+	je		.Lsm4x_last\@
+	SM4X_SERIAL_NEXT
+.ifc \mode, cfb_enc
+	vpxor		(%rdx), %xmm10, %xmm10
+.endif
+	vmovdqu		%xmm10, (%rsi)
 	add		$16, %rdx
 	add		$16, %rsi
 	dec		%ecx
-	jnz		.Lsm4x_serial\@
+	jmp		.Lsm4x_block\@
+.Lsm4x_last\@:
+	SM4X_LAST
+.ifc \mode, cfb_enc
+	vpxor		(%rdx), %xmm0, %xmm0
+.endif
+	vmovdqu		%xmm0, (%rsi)
 	vmovdqu		%xmm0, (%r8)
 	SM4X_LEAVE
 .endm
 
 /*
  * SM4X_DISPATCH_ONE mode: at the top of a parallel mode function, handle
- * a 1-block call with sm4x_core (returns from the function).
+ * a 1-block call with sm4x_core_kk (returns from the function).
  */
 .macro SM4X_DISPATCH_ONE mode
 	cmp		$1, %ecx
