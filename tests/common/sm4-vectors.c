@@ -100,8 +100,8 @@ uint32_t sm4_vec_length(enum sm4_vec_mode mode, unsigned long i,
 	uint32_t min = mode == SM4_VEC_XTS ? 16 : 1;
 	uint32_t len;
 
-	/* First every length from min to 65 blocks + 15 bytes. */
-	if (i < 65 * 16 + 16 - min) {
+	/* First every length from min to SM4_VEC_SEQ_BLOCKS blocks + 15. */
+	if (i < SM4_VEC_SEQ_BLOCKS * 16 + 16 - min) {
 		len = min + (uint32_t)i;
 		if (whole)
 			len = (len + 15) & ~15U;

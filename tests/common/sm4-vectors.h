@@ -21,6 +21,12 @@
 
 #define SM4_VEC_MAGIC "SM4VEC01"
 
+/*
+ * Lengths up to this many blocks (plus every partial tail) are tested one
+ * by one: twice the widest backend (64 blocks in flight) plus one.
+ */
+#define SM4_VEC_SEQ_BLOCKS	129
+
 enum sm4_vec_mode {
 	SM4_VEC_ECB,
 	SM4_VEC_CBC,
@@ -53,7 +59,8 @@ void sm4_vec_write(FILE *f, const struct sm4_vec *v);
 void sm4_vec_free(struct sm4_vec *v);
 
 /*
- * Lengths a mode is tested at: case @i of @n.  Every length from 1 to 65
+ * Lengths a mode is tested at: case @i of @n.  Every length from 1 to
+ * SM4_VEC_SEQ_BLOCKS
  * blocks plus each partial tail comes first, then random lengths, one in
  * 32 of them up to @max_len and the others up to 17 blocks (multiples of 16 for ECB and CBC; at least 16 for XTS).
  */

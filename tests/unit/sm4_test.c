@@ -9,7 +9,7 @@
  * Suites:
  *   kat       GB/T 32907-2016 examples, published mode vectors;
  *   badinput  key lengths, short XTS, empty requests;
- *   lengths   every implementation x mode x length 1..(2 x 32 + 1) blocks
+ *   lengths   every implementation x mode x length 1..(2 x 64 + 1) blocks
  *             plus partial tails, against the portable C code and
  *             (host builds) libgcrypt;
  *   diff      random keys, IVs and lengths against libgcrypt (host
@@ -485,7 +485,7 @@ static void make_case(struct sm4_vec *v, int mode, unsigned int len)
 		abort();
 }
 
-/* Every implementation x mode x length up to 2 x 32 + 1 blocks + tail. */
+/* Every implementation x mode x length up to 2 x 64 + 1 blocks + tail. */
 static void test_lengths(void)
 {
 	struct sm4_test_impl *impl;
@@ -501,7 +501,7 @@ static void test_lengths(void)
 
 			cases = 0;
 			for (len = mode == SM4_VEC_XTS ? 16 : 1;
-			     len <= 65 * 16 + 15; len++) {
+			     len <= SM4_VEC_SEQ_BLOCKS * 16 + 15; len++) {
 				struct sm4_vec v;
 
 				if (whole && len % 16)
