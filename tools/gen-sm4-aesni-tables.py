@@ -17,19 +17,7 @@ rotations of three byte-wise affine functions of the AES output z.
 """
 import random, sys
 
-SM4_ROWS = ["11100101", "11110010", "01111001", "10111100",
-            "01011110", "00101111", "10010111", "11001011"]
-
-def gmul(a, b, poly):
-    r = 0
-    while b:
-        if b & 1: r ^= a
-        b >>= 1; a <<= 1
-        if a & 0x100: a ^= poly
-    return r
-
-def ginv(a, poly):
-    return 0 if a == 0 else next(b for b in range(1, 256) if gmul(a, b, poly) == 1)
+from sm4_gf import SM4_A_ROWS as SM4_ROWS, gmul, ginv
 
 # 8x8 matrices as list of column images: mat[i] = image of bit i
 def mat_apply(m, x):

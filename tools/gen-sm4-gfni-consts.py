@@ -25,28 +25,7 @@ Prints the constants as assembler .quad lines and checks both
 constructions against the standard SM4 test vector.
 """
 
-P_SM4 = 0x1F5
-P_AES = 0x11B
-A_ROWS = ["11100101", "11110010", "01111001", "10111100",
-          "01011110", "00101111", "10010111", "11001011"]
-C = 0xD3
-
-
-def gmul(a, b, poly):
-    r = 0
-    while b:
-        if b & 1:
-            r ^= a
-        b >>= 1
-        a <<= 1
-        if a & 0x100:
-            a ^= poly
-    return r
-
-
-def ginv(a, poly):
-    return 0 if a == 0 else next(b for b in range(1, 256)
-                                 if gmul(a, b, poly) == 1)
+from sm4_gf import P_AES, P_SM4, SM4_A_ROWS as A_ROWS, SM4_C as C, gmul, ginv
 
 
 # A matrix is a list of 8 row bytes: bit j of row i is the coefficient of
