@@ -25,17 +25,8 @@ SYM_FUNC_START_LOCAL(sm4_core_xmm_2)
 	RET
 SYM_FUNC_END(sm4_core_xmm_2)
 
-/* One block in %xmm0 (memory order); see SM4X_CORE. */
-SYM_FUNC_START_LOCAL(sm4x_core)
-	SM4X_CORE	0
-	RET
-SYM_FUNC_END(sm4x_core)
-
-/* The same, filling the KK area first (1-block calls); see SM4X_CORE. */
-SYM_FUNC_START_LOCAL(sm4x_core_kk)
-	SM4X_CORE	1
-	RET
-SYM_FUNC_END(sm4x_core_kk)
+/* One block in %xmm0 (memory order); see SM4X_CORE_FUNCTIONS. */
+SM4X_CORE_FUNCTIONS
 
 SYM_TYPED_FUNC_START(sm4_aesni_avx_ecb)
 	SM4X_DISPATCH_ONE ecb

@@ -1286,6 +1286,23 @@
 .endm
 
 /*
+ * SM4X_CORE_FUNCTIONS: the one-block cores as local functions, emitted
+ * once by each instantiating file: sm4x_core (round keys from the KK
+ * area) and sm4x_core_kk (fills the KK area first: 1-block calls).
+ */
+.macro SM4X_CORE_FUNCTIONS
+SYM_FUNC_START_LOCAL(sm4x_core)
+	SM4X_CORE	0
+	RET
+SYM_FUNC_END(sm4x_core)
+
+SYM_FUNC_START_LOCAL(sm4x_core_kk)
+	SM4X_CORE	1
+	RET
+SYM_FUNC_END(sm4x_core_kk)
+.endm
+
+/*
  * SM4X_SERIAL_BLOCK mode, core: one block of a CBC or CFB encryption;
  * %xmm0 is the previous ciphertext block before and the new one after.
  */
