@@ -89,8 +89,8 @@ build()
 	fi
 	kdir=${kdir#"$chr"}
 	ver=${kdir#/usr/src/linux-headers-}
-	dir=/build/$arch
-	log=$chr/build/$arch.log
+	dir=$BDIR/$arch
+	log=$chr$BDIR/$arch.log
 	mkdir -p "$chr$dir"
 	(cd "$ROOT" && git ls-files -co --exclude-standard -- Kbuild Makefile \
 		lib crypto include arch |
@@ -149,10 +149,12 @@ for suite in "${SUITES[@]}"; do
 		rc=1
 		continue
 	fi
-	# One user of a suite's chroot at a time.
+	# Builds share the chroot (each in its own directory); making it
+	# again takes the lock exclusively.
 	exec 9>"$CACHE/chroots/.$suite.lock"
-	flock 9
-	rm -rf "$chr/build"
+	flock -s 9
+	BDIR=/sm4-build/matrix-$$
+	rm -rf "$chr$BDIR"
 	if ! mount_proc "$chr"; then	# objtool reads /proc
 		echo "FAIL: kbuild $suite: cannot mount /proc in the chroot"
 		rc=1
@@ -163,6 +165,7 @@ for suite in "${SUITES[@]}"; do
 		build "$suite" "$chr" "$arch" || rc=1
 	done
 	cleanup
+	[ $rc -eq 0 ] && rm -rf "$chr$BDIR"
 	exec 9>&-
 done
 exit $rc

@@ -77,6 +77,10 @@ DARCH=$(deb_arch "$ARCH")
 FLAVOUR=$(kernel_flavour "$ARCH")
 mkdir -p "$OUTDIR"
 OUTDIR=$(cd "$OUTDIR" && pwd)
+LOG="$OUTDIR/build.log"
+: >"$LOG"
+# Every message, errors included, also goes to the log that callers name.
+exec 2> >(tee -a "$LOG" >&2)
 CHR=
 if [ -n "$SUITE" ] && [ "$SUITE" != "$(host_suite)" ]; then
 	[ -z "$KVER" ] || die "--suite $SUITE builds against the chroot's headers: give no KVER"
@@ -187,7 +191,7 @@ kmake()
 {
 	if [ -n "$CHR" ]; then
 		(
-			flock 8
+			flock -s 8
 			timeout -k 10 1800 unshare -m sh -c \
 				'mount -t proc proc "$0/proc" && exec chroot "$0" "$@"' \
 				"$CHR" make "$@"
@@ -197,8 +201,6 @@ kmake()
 	fi
 }
 
-LOG="$OUTDIR/build.log"
-: >"$LOG"
 log "building modules for $ARCH against $KDIR"
 if ! kmake "${MAKEARGS[@]}" M="$SRC" modules >>"$LOG" 2>&1; then
 	tail -n 40 "$LOG" >&2

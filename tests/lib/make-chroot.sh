@@ -12,8 +12,9 @@
 # gcc-N named by their .kernelvariables: each kernel is built with its own
 # compiler, for both architectures.  .complete holds the recipe the chroot
 # was made with; a chroot made with another recipe is made again.  Users
-# of a chroot hold the lock .cache/chroots/.SUITE.lock (flock) while they
-# build in it; this script takes it while it creates the chroot.
+# of a chroot hold the lock .cache/chroots/.SUITE.lock shared (flock -s)
+# while they build in it, each in a directory of its own under
+# /sm4-build; this script takes it exclusively to make the chroot.
 #
 # Environment: SM4_DEBIAN_MIRROR (default http://deb.debian.org/debian).
 
@@ -114,9 +115,14 @@ make_chroot()
 }
 
 
+CHR="$CACHE/chroots/$SUITE"
+# Made already: no lock needed (builds hold it for long).
+if [ -e "$CHR/.complete" ] && [ "$(cat "$CHR/.complete")" = "$RECIPE" ]; then
+	echo "$CHR"
+	exit 0
+fi
 ensure_pkgs mmdebstrap
 mkdir -p "$CACHE/chroots"
-CHR="$CACHE/chroots/$SUITE"
 exec 9>"$CACHE/chroots/.$SUITE.lock"
 flock 9
 if ! make_chroot "$SUITE" "$CHR"; then
