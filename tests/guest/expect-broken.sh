@@ -91,19 +91,24 @@ if [ -n "$RUNLOG" ]; then
 		grep -v '^$' | sort -u)
 fi
 [ -z "$others" ] ||
-	verdict FAIL "failures other than the $SUFFIX driver's mismatches ($(grep -c . <<<"$others")): $(head -n 3 <<<"$others" | tr '\n' ' ')"
+	verdict FAIL "failures other than the $SUFFIX driver's mismatches ($(grep -c . <<<"$others")): $(head -n 3 <<<"$others" | paste -sd ';' | sed 's/;/; /g')"
 
 missing=
+nocorrect=
 for m in $MODES; do
 	for name in "$m-sm4-$SUFFIX" "$m(sm4)"; do
-		pat="^FAIL: [^ ]+ [^:]+: check $(sed 's/[()]/\\&/g' <<<"$name") \\[$m-sm4-$SUFFIX\\]: [0-9]+ of [0-9]+ cases failed: [1-9][0-9]* mismatches, 0 request errors\$"
+		re=${name//(/\\(}
+		re=${re//)/\\)}
+		pat="^FAIL: [^ ]+ [^:]+: check $re \\[$m-sm4-$SUFFIX\\]: [0-9]+ of [0-9]+ cases failed: [1-9][0-9]* mismatches, 0 request errors\$"
 		grep -qE "$pat" <<<"$V" || missing="$missing $name"
 	done
-	grep -E "^PASS: [^ ]+ [^:]+: check $m-sm4-[A-Za-z0-9_-]+ [0-9]+ cases \\[$m-sm4-" <<<"$V" |
-		grep -vq "check $m-sm4-$SUFFIX " ||
-		missing="$missing (a correct $m driver passing check)"
+	correct=$(grep -E "^PASS: [^ ]+ [^:]+: check $m-sm4-[A-Za-z0-9_-]+ [0-9]+ cases \\[$m-sm4-" <<<"$V" |
+		grep -v "check $m-sm4-$SUFFIX ")
+	[ -n "$correct" ] || nocorrect="$nocorrect $m"
 done
 [ -z "$missing" ] ||
 	verdict FAIL "no mismatch reported by sm4-afalg check for:$missing"
+[ -z "$nocorrect" ] ||
+	verdict FAIL "no correct driver passed sm4-afalg check on the same vectors for:$nocorrect"
 
 verdict PASS "the $SUFFIX driver's mismatches are caught in every mode, by driver name and generic name (sm4-afalg check), and nothing else failed ($(grep -c '^FAIL:' <<<"$V") FAIL lines, $end)"
