@@ -21,7 +21,7 @@ make -s -C "$ROOT/tests/unit" -j"$(nproc)" >&2
 # K > 0, for every mode, and fail nothing that does not name "broken".
 expect_broken()
 {
-	local log="$ROOT/tests/unit/build/broken.log" rc=0 why= m last nfail
+	local log="$ROOT/tests/unit/build/broken.log" rc=0 why='' m last nfail
 
 	"$@" >"$log" 2>&1 || rc=$?
 	last=$(grep -E '^[0-9]+ passed, [0-9]+ failed$' "$log" | tail -n 1) || true
