@@ -52,8 +52,8 @@ void sm4_test_register_impl(struct sm4_test_impl *impl)
 
 /*
  * A deliberately broken implementation (--with-broken): the portable code
- * with one bit of every request's first output block flipped, to show
- * that the suites catch a wrong result.
+ * with one bit of every call's output flipped, in every mode (ECB's also
+ * corrupts the XTS tweak), to show that the suites catch a wrong result.
  */
 static void broken_ecb(const u32 *rk, u8 *dst, const u8 *src,
 		       unsigned int nblocks)
@@ -62,19 +62,20 @@ static void broken_ecb(const u32 *rk, u8 *dst, const u8 *src,
 	dst[0] ^= 0x10;
 }
 
-static void broken_ctr(const u32 *rk, u8 *dst, const u8 *src,
-		       unsigned int nblocks, u8 *ctr)
-{
-	sm4_generic_mode_ops.ctr(rk, dst, src, nblocks, ctr);
-	dst[nblocks * SM4_BLOCK_SIZE - 1] ^= 1;
+#define BROKEN_CHAIN(fn, byte, bit)					\
+static void broken_##fn(const u32 *rk, u8 *dst, const u8 *src,		\
+			unsigned int nblocks, u8 *iv)			\
+{									\
+	sm4_generic_mode_ops.fn(rk, dst, src, nblocks, iv);		\
+	dst[byte] ^= bit;						\
 }
 
-static void broken_xts(const u32 *rk, u8 *dst, const u8 *src,
-		       unsigned int nblocks, u8 *tweak)
-{
-	sm4_generic_mode_ops.xts_enc(rk, dst, src, nblocks, tweak);
-	dst[3] ^= 0x80;
-}
+BROKEN_CHAIN(cbc_enc, 5, 0x04)
+BROKEN_CHAIN(cbc_dec, 5, 0x04)
+BROKEN_CHAIN(cfb_enc, 9, 0x40)
+BROKEN_CHAIN(cfb_dec, 9, 0x40)
+BROKEN_CHAIN(ctr, nblocks * SM4_BLOCK_SIZE - 1, 1)
+BROKEN_CHAIN(xts_enc, 3, 0x80)
 
 static struct sm4_mode_ops broken_ops;
 static struct sm4_test_impl broken_impl = {
@@ -87,9 +88,13 @@ static void register_broken(void)
 {
 	broken_ops = sm4_generic_mode_ops;
 	broken_ops.ecb = broken_ecb;
+	broken_ops.cbc_enc = broken_cbc_enc;
+	broken_ops.cbc_dec = broken_cbc_dec;
+	broken_ops.cfb_enc = broken_cfb_enc;
+	broken_ops.cfb_dec = broken_cfb_dec;
 	broken_ops.ctr = broken_ctr;
-	broken_ops.xts_enc = broken_xts;
-	broken_ops.xts_dec = broken_xts;
+	broken_ops.xts_enc = broken_xts_enc;
+	broken_ops.xts_dec = broken_xts_enc;
 	sm4_test_register_impl(&broken_impl);
 }
 
@@ -616,6 +621,7 @@ static void test_expandkey(void)
 int main(int argc, char **argv)
 {
 	const char *vectors = NULL;
+	struct sm4_test_impl *impl = NULL;
 	int i;
 
 	for (i = 1; i < argc; i++) {
@@ -634,6 +640,14 @@ int main(int argc, char **argv)
 				argv[0]);
 			return 2;
 		}
+	}
+	for (impl = impls; only_impl && impl; impl = impl->next)
+		if (!strcmp(impl->name, only_impl))
+			break;
+	if (only_impl && !impl) {
+		fprintf(stderr, "%s: --impl %s: no such implementation\n",
+			argv[0], only_impl);
+		return 2;
 	}
 
 #ifdef HAVE_GCRYPT
