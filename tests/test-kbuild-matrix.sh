@@ -98,14 +98,14 @@ build()
 		cpio -pdm --quiet "$chr$dir")
 	# In the background, so that a signal stops the script (and, through
 	# the trap, the build) at once.
-	setsid -w chroot "$chr" make -C "$kdir" M="$dir" W=1 C=2 -j"$(nproc)" \
+	setsid -w timeout -k 10 1800 chroot "$chr" make -C "$kdir" M="$dir" W=1 C=2 -j"$(nproc)" \
 		"${margs[@]}" modules >"$log" 2>&1 &
 	BUILD_PID=$!
 	wait "$BUILD_PID"
 	brc=$?
 	BUILD_PID=
 	if [ $brc -ne 0 ]; then
-		echo "FAIL: kbuild $suite $arch ($ver): build failed (log: $log)"
+		echo "FAIL: kbuild $suite $arch ($ver): build failed or took over 30 min (log: $log)"
 		grep -E 'error|Error|warning' "$log" | head -n 30
 		tail -n 5 "$log"
 		return 1

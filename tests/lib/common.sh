@@ -82,12 +82,13 @@ ensure_pkgs()
 	done
 	[ ${#missing[@]} -eq 0 ] && return 0
 	log "installing ${missing[*]}"
-	if ! _apt_locked env DEBIAN_FRONTEND=noninteractive \
+	if ! _apt_locked timeout 1800 env DEBIAN_FRONTEND=noninteractive \
 			apt-get install -y -qq "${missing[@]}" >&2; then
 		_apt_update_once
-		_apt_locked env DEBIAN_FRONTEND=noninteractive \
+		retry 2 "apt-get install ${missing[*]}" _apt_locked timeout 1800 \
+			env DEBIAN_FRONTEND=noninteractive \
 			apt-get install -y -qq "${missing[@]}" >&2 ||
-			die "cannot install ${missing[*]}"
+			die "cannot install ${missing[*]} (apt-get install failed or took over 30 min)"
 	fi
 }
 
