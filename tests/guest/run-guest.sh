@@ -603,7 +603,12 @@ boot()
 	done
 	# The sectors the guest wrote through dm-crypt, decrypted here.
 	if [ "$n" = 1 ] && want_part 10; then
-		fscrypt_raw_check
+		if grep -q "^SKIP: $ARCH part10 fscrypt with SM4:" "$ver.clean"; then
+			echo "SKIP: $ARCH part10 host: raw fscrypt disk check: the guest's fscrypt has no SM4"
+			N_SKIP=$((N_SKIP + 1))
+		else
+			fscrypt_raw_check
+		fi
 	fi
 	if [ "$n" = 1 ] && want_part 5; then
 		if dd if="$WORK/disk2.img" bs=512 count=2048 status=none |
