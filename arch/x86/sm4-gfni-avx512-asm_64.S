@@ -43,7 +43,9 @@
  *	zmm8-11, zmm28	round temporaries of set A
  *	zmm12-15, zmm30	round temporaries of set B (or the only set)
  *	zmm16-19 G0, G1(=G2), G3, M1;  zmm29 M1^-1
- *	zmm20-27 per-mode state (IV, counters, tweaks), zmm31 scratch
+ *	zmm20-27 per-mode state (IV, counters, tweaks of the batch)
+ *	zmm31	 XTS: the running tweaks (blocks 0..3 of the batch); CBC
+ *		 decryption: scratch (CBC_XOR_PREV).  No other use.
  *	k4-k7	 load/store masks of zmm4-7 in partial batches
  *	r10	 transformed round keys (128 bytes on the stack)
  * __sm4_gfni_blk64 takes 64 blocks in zmm0-15 and clobbers all other
@@ -527,10 +529,16 @@ SYM_FUNC_END(__sm4_gfni_blk64)
 .endm
 
 /*
- * Function entry: frame, constants, RK' (pointed to by r10) and, for
- * requests of SM4_BS_MIN blocks or more (if \bs), KK.
+ * Function entry: a return for nblocks == 0, then the frame,
+ * constants, RK' (pointed to by r10) and, for requests of SM4_BS_MIN
+ * blocks or more (if \bs), KK.
  */
 .macro SM4_ENTER frame, bs=1
+	/* No blocks: return at once, touching no memory. */
+	test		%ecx, %ecx
+	jnz		.Lsm4_enter\@
+	RET
+.Lsm4_enter\@:
 	push		%rbp
 	mov		%rsp, %rbp
 	and		$-64, %rsp
@@ -1216,8 +1224,9 @@ SYM_FUNC_END(sm4_gfni_avx512_ctr)
 /*
  * A full64 or tail64 batch.  The tweaks of register j are zmm31 * x^4j:
  * in zmm16 + j before __sm4_gfni_blk64, computed again from zmm31 (kept
- * in the state slot) after it.  Then zmm31 moves on by x^64 for the next
- * full64 batch, or stays for XTS_FINISH after a tail64 batch.
+ * in the state slot) after it.  Then zmm31 moves on by x^64 (two steps
+ * of x^32, from zmm31 itself) for the next full64 batch, or stays for
+ * XTS_FINISH after a tail64 batch.
  */
 .macro XTS64_TWEAK j, t
 .if \j == 0
@@ -1289,7 +1298,8 @@ SYM_FUNC_END(sm4_gfni_avx512_ctr)
 	BATCH_REGS	\kind, XTS64_OUT
 	BATCH_REGS	\kind, STORE_DST
 .ifc \kind, full64
-	XTS_MUL_XK	%zmm16, %zmm31, 4
+	XTS_MUL_XK	%zmm31, %zmm16, 32
+	XTS_MUL_XK	%zmm16, %zmm31, 32
 .endif
 .exitm
 .endif
