@@ -57,9 +57,7 @@
 #include <linux/linkage.h>
 #include <linux/cfi_types.h>
 
-/* From tools/gen-sm4-gfni-consts.py. */
-#define SM4_GFNI_C1	0x3e
-#define SM4_GFNI_E	0x63
+#include "sm4-gfni.h"
 
 /* Stack frame layout, see SM4_ENTER. */
 #define SM4_RK_OFF	0
@@ -106,15 +104,15 @@
 	.byte 12, 12, 12, 12, 13, 13, 13, 13, 14, 14, 14, 14, 15, 15, 15, 15
 .align 8
 .Lm1:
-	.quad 0x4c287db91a22505d
+	.quad SM4_GFNI_M1
 .Lm1_inv:
-	.quad 0xb3a4f5863284728b
+	.quad SM4_GFNI_M1_INV
 .Lg0:
-	.quad 0x040db891e9a481b7
+	.quad SM4_GFNI_G0
 .Lg1:
-	.quad 0x2c020425162040ad
+	.quad SM4_GFNI_G1
 .Lg3:
-	.quad 0x280fbcb4ff84c11a
+	.quad SM4_GFNI_G3
 
 .text
 

@@ -17,8 +17,10 @@
  *			encrypt the units in vector registers 0-3 (one
  *			set) or 0-7 (two sets) in place with the keys at
  *			%r9, in unit order.  They may clobber %rax and
- *			vector registers 8-12, and must keep everything
- *			else (13-15, the GPRs of the conventions below).
+ *			vector registers 8-12, 14 and 15, and must keep
+ *			everything else (13, which a core may keep in the
+ *			frame's SM4_FRAME_SAVE slot meanwhile, and the
+ *			GPRs of the conventions below).
  *
  * A "unit" is one vector register of input: one block (xmm) or two
  * consecutive blocks (ymm); a register set is four units.
@@ -463,5 +465,33 @@
 	SM4_ONE_BLOCK	\mode
 	SM4_FUNC_ENTER
 	SM4_MODE_BODY	\mode, \v
+	SM4_FUNC_LEAVE
+.endm
+
+/*
+ * SM4_SERIAL_FUNC mode: the whole body of a CBC or CFB encryption
+ * function (each block depends on the previous ciphertext), one block
+ * at a time through sm4_core_xmm_1, ending in RET.
+ */
+.macro SM4_SERIAL_FUNC mode
+	SM4_RET_IF_ZERO
+	SM4_FUNC_ENTER
+	vmovdqu		(%r8), %xmm13
+.Lsm4_serial\@:
+.ifc \mode, cbc_enc
+	vpxor		(%rdx), %xmm13, %xmm0
+	call		sm4_core_xmm_1
+.else
+	vmovdqa		%xmm13, %xmm0
+	call		sm4_core_xmm_1
+	vpxor		(%rdx), %xmm0, %xmm0
+.endif
+	vmovdqu		%xmm0, (%rsi)
+	vmovdqa		%xmm0, %xmm13
+	add		$16, %rdx
+	add		$16, %rsi
+	dec		%ecx
+	jnz		.Lsm4_serial\@
+	vmovdqu		%xmm13, (%r8)
 	SM4_FUNC_LEAVE
 .endm

@@ -4,7 +4,10 @@
  * every SIMD backend, all compiled from the kernel sources unchanged.
  *
  *   sm4-test [--cases N] [--seed S] [--vectors FILE] [--impl NAME]
- *            [--with-broken]
+ *            [--with-broken] [--emulate-gfni]
+ *
+ * --emulate-gfni (x86-64): emulate the VEX GFNI instructions on a CPU
+ * without GFNI (tests/unit/gfni_emu.c), so that gfni-avx2 runs there.
  *
  * Suites:
  *   kat       GB/T 32907-2016 examples, published mode vectors;
@@ -34,6 +37,9 @@
 #include <sm4/modes.h>
 #include "impl.h"
 #include "memwatch.h"
+#if defined(__x86_64__)
+#include "gfni_emu.h"
+#endif
 #include "sm4-vectors.h"
 
 #ifdef HAVE_GCRYPT
@@ -815,8 +821,19 @@ int main(int argc, char **argv)
 			only_impl = argv[++i];
 		else if (!strcmp(argv[i], "--with-broken"))
 			register_broken();
+#if defined(__x86_64__)
+		else if (!strcmp(argv[i], "--emulate-gfni")) {
+			__builtin_cpu_init();
+			if (__builtin_cpu_supports("gfni"))
+				printf("NOTE: this CPU has GFNI, --emulate-gfni ignored\n");
+			else if (sm4_gfni_emu_install())
+				return 1;
+			else
+				printf("NOTE: GFNI instructions emulated (SIGILL handler, tests/unit/gfni_emu.c)\n");
+		}
+#endif
 		else {
-			fprintf(stderr, "usage: %s [--cases N] [--seed S] [--vectors FILE] [--impl NAME] [--with-broken]\n",
+			fprintf(stderr, "usage: %s [--cases N] [--seed S] [--vectors FILE] [--impl NAME] [--with-broken] [--emulate-gfni]\n",
 				argv[0]);
 			return 2;
 		}
@@ -841,6 +858,11 @@ int main(int argc, char **argv)
 #ifndef HAVE_GCRYPT
 	else
 		report(false, "no libgcrypt in this build: pass --vectors FILE");
+#endif
+#if defined(__x86_64__)
+	if (sm4_gfni_emu_active)
+		printf("NOTE: %lu GFNI instructions emulated\n",
+		       sm4_gfni_emu_count);
 #endif
 	printf("%u passed, %u failed\n", n_passed, n_failed);
 	return n_failed ? 1 : 0;
