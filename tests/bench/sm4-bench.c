@@ -22,8 +22,10 @@
  * Time is measured with the TSC (x86-64) or the generic timer (arm64);
  * "cycles/B" are TSC ticks per byte, which equal core cycles only when
  * the core runs at the TSC frequency (not under turbo or power saving).
- * When the perf core-cycle counter is available, one calibration loop
- * measures the core-cycles/TSC-ticks ratio and it is printed.
+ * The core-cycles/TSC-ticks ratio comes from the perf core-cycle
+ * counter or, without it, from a chain of dependent IMULs; it is printed
+ * (and core cycles per byte with it) only if the core clock it implies
+ * lies between half the TSC rate and 6 GHz.
  */
 #define _GNU_SOURCE
 #include <errno.h>
@@ -192,32 +194,52 @@ static void calibrate_ticks(void)
 
 /*
  * Without a cycle counter: core cycles per tick from a chain of dependent
- * register adds, each of which takes one core cycle on x86-64.  The best
- * of several runs (the least disturbed one) is taken.
+ * 64-bit IMULs, 3 core cycles each on every x86-64 core of the last
+ * decade (Intel from Nehalem, AMD from Zen).  A chain of "add $1" is no
+ * measure: Golden Cove and later cores eliminate such adds at rename
+ * (8.4 "cycles" per TSC tick were seen that way).  The multiplier is a
+ * run-time value, so nothing can be folded.  The best of several runs
+ * (the least disturbed one) is taken.
  */
-static double dependent_add_cycles_per_tick(void)
+#define IMUL_LATENCY	3
+
+static double dependent_imul_cycles_per_tick(void)
 {
 #if defined(__x86_64__)
-	const unsigned long iters = 1000000, adds = 64;
+	const unsigned long iters = 300000, muls = 64;
+	volatile unsigned long seed = 3;
+	unsigned long m = seed;
 	double best = 0;
 	int run;
 
 	for (run = 0; run < 5; run++) {
-		unsigned long x = 0, i;
+		unsigned long x = 1, i;
 		u64 t0, t1;
 
 		t0 = ticks();
 		for (i = 0; i < iters; i++)
-			__asm__ __volatile__(".rept 64\n\tadd $1, %0\n\t.endr"
-					     : "+r"(x));
+			__asm__ __volatile__(".rept 64\n\timul %1, %0\n\t.endr"
+					     : "+r"(x) : "r"(m));
 		t1 = ticks();
-		if (t1 > t0 && (double)(iters * adds) / (t1 - t0) > best)
-			best = (double)(iters * adds) / (t1 - t0);
+		if (t1 > t0 &&
+		    (double)(iters * muls * IMUL_LATENCY) / (t1 - t0) > best)
+			best = (double)(iters * muls * IMUL_LATENCY) /
+			       (t1 - t0);
 	}
 	return best;
 #else
 	return 0;
 #endif
+}
+
+/*
+ * A core clock above 6 GHz or below half the tick rate means the method
+ * failed (an eliminated instruction, a throttled or migrated run):
+ * then no core cycles are printed at all.
+ */
+static bool core_clock_plausible(double per_tick)
+{
+	return per_tick >= 0.5 && per_tick * tick_hz <= 6e9;
 }
 
 /* Core cycles per tick from the perf cycle counter, if there is one. */
@@ -240,11 +262,18 @@ static void calibrate_core_cycles(char *why, size_t whylen)
 	if (fd < 0) {
 		int err = errno;
 
-		core_per_tick = dependent_add_cycles_per_tick();
-		if (core_per_tick > 0)
+		core_per_tick = dependent_imul_cycles_per_tick();
+		if (core_per_tick > 0 && !core_clock_plausible(core_per_tick)) {
 			snprintf(why, whylen,
-				 "perf_event_open(cycles): %s; a chain of dependent adds (1 cycle each) gives %.3f core cycles per %s tick",
-				 strerror(err), core_per_tick, tick_name);
+				 "perf_event_open(cycles): %s; a chain of dependent imuls gives %.3f core cycles per %s tick (%.2f GHz), implausible: no core cycles printed",
+				 strerror(err), core_per_tick, tick_name,
+				 core_per_tick * tick_hz / 1e9);
+			core_per_tick = 0;
+		} else if (core_per_tick > 0)
+			snprintf(why, whylen,
+				 "perf_event_open(cycles): %s; a chain of dependent imuls (%d cycles each) gives %.3f core cycles per %s tick (core %.2f GHz)",
+				 strerror(err), IMUL_LATENCY, core_per_tick,
+				 tick_name, core_per_tick * tick_hz / 1e9);
 		else
 			snprintf(why, whylen, "perf_event_open(cycles): %s",
 				 strerror(err));
@@ -263,8 +292,12 @@ static void calibrate_core_cycles(char *why, size_t whylen)
 		snprintf(why, whylen, "perf cycle counter reads nothing");
 	} else {
 		core_per_tick = (double)cyc / (double)(t1 - t0);
-		snprintf(why, whylen, "perf: %.3f core cycles per %s tick",
-			 core_per_tick, tick_name);
+		snprintf(why, whylen, "perf: %.3f core cycles per %s tick (core %.2f GHz)%s",
+			 core_per_tick, tick_name, core_per_tick * tick_hz / 1e9,
+			 core_clock_plausible(core_per_tick) ? "" :
+			 ", implausible: no core cycles printed");
+		if (!core_clock_plausible(core_per_tick))
+			core_per_tick = 0;
 	}
 	close(fd);
 }
