@@ -21,6 +21,7 @@ static struct sm4_skcipher_driver sm4_gfni_avx512_driver = {
 	.owner		= THIS_MODULE,
 	.ops		= &sm4_gfni_avx512_ops,
 	.uses_simd	= true,
+	.scalar_below	= SM4_X86_SCALAR_BELOW,
 	.mode_mask	= SM4_ALL_MODES,
 };
 
@@ -57,6 +58,11 @@ static int __init sm4_gfni_avx512_init(void)
 				XFEATURE_MASK_AVX512);
 	if (err)
 		return err;
+	/* zmm only where it pays: see "zmm policy" in README. */
+	if (sm4_x86_prefer_ymm()) {
+		pr_info("sm4-gfni-avx512: CPU prefers ymm (zmm lowers its clock), driver not loaded; sm4-gfni-avx2 serves it\n");
+		return -ENODEV;
+	}
 	return sm4_skcipher_register(&sm4_gfni_avx512_driver);
 }
 
