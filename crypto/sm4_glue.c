@@ -40,7 +40,8 @@ sm4_skcipher_alg_of(struct crypto_skcipher *tfm)
 /*
  * The bulk functions to use for a request of @len bytes in this context,
  * and whether SIMD is on: the portable code when SIMD is not usable, or
- * when the request is below the driver's scalar threshold.
+ * when the request is below the driver's scalar threshold; the driver's
+ * small_ops below its small_below.
  */
 static const struct sm4_mode_ops *
 sm4_glue_ops(const struct sm4_skcipher_driver *drv, unsigned int len,
@@ -48,10 +49,13 @@ sm4_glue_ops(const struct sm4_skcipher_driver *drv, unsigned int len,
 {
 	*simd = false;
 	if (!drv->uses_simd)
-		return drv->ops;
+		return drv->small_ops && len < drv->small_below ?
+		       drv->small_ops : drv->ops;
 	if (len < drv->scalar_below || !crypto_simd_usable())
 		return &sm4_generic_mode_ops;
 	*simd = true;
+	if (drv->small_ops && len < drv->small_below)
+		return drv->small_ops;
 	return drv->ops;
 }
 

@@ -16,6 +16,10 @@
 
 SM4_DEFINE_MODE_OPS(sm4_gfni_avx2_ops, sm4_gfni_avx2);
 
+/* sm4-gfni-avx512 runs short requests with these (its small_ops). */
+const struct sm4_mode_ops *const sm4_gfni_avx2_mode_ops = &sm4_gfni_avx2_ops;
+EXPORT_SYMBOL_GPL(sm4_gfni_avx2_mode_ops);
+
 static struct sm4_skcipher_driver sm4_gfni_avx2_driver = {
 	.name		= "gfni-avx2",
 	.priority	= 550,

@@ -55,6 +55,13 @@ struct sm4_skcipher_driver {
 	 */
 	unsigned int scalar_below;
 	/*
+	 * Optional: requests of at least scalar_below but fewer than
+	 * small_below bytes use small_ops instead of ops (e.g. narrower
+	 * registers where the wide ones do not pay).
+	 */
+	const struct sm4_mode_ops *small_ops;
+	unsigned int small_below;
+	/*
 	 * Optional key expansion (e.g. SM4EKEY); must produce the same
 	 * schedules as sm4_expandkey().  Called inside a SIMD section when
 	 * uses_simd and SIMD is usable, sm4_expandkey() otherwise.
