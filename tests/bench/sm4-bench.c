@@ -77,6 +77,34 @@ static struct sm4_test_impl generic_impl = {
 struct bench_impl {
 	char name[64];			/* "sm4-generic", "libgcrypt" */
 	const struct sm4_test_impl *ti;	/* NULL: libgcrypt */
+	const struct gcry_path *path;	/* libgcrypt forced onto a path */
+};
+
+/*
+ * libgcrypt's SM4 paths, each forced in a child process by switching off
+ * the hardware features of the faster ones (GCRYCTL_DISABLE_HWF must come
+ * before libgcrypt's initialisation), next to this project's driver for
+ * the same instruction set.  A path runs only on a CPU that has its
+ * features, or libgcrypt would silently fall back to a slower one.
+ * Names libgcrypt does not know stop its parsing of the list, so the
+ * lists only hold names libgcrypt 1.10 and 1.11 know.
+ */
+struct gcry_path {
+	const char *name;	/* "libgcrypt GFNI/AVX2" */
+	const char *disable;	/* for GCRYCTL_DISABLE_HWF, or NULL */
+	const char *driver;	/* the matching implementation */
+	const char *cpu[3];	/* __builtin_cpu_supports() names */
+};
+
+static const struct gcry_path gcry_paths[] = {
+	{ "libgcrypt GFNI/AVX-512", NULL, "sm4-gfni-avx512",
+	  { "gfni", "avx512f", "avx512vl" } },
+	{ "libgcrypt GFNI/AVX2", "intel-avx512", "sm4-gfni-avx2",
+	  { "gfni", "avx2" } },
+	{ "libgcrypt AES-NI/AVX2", "intel-avx512,intel-gfni",
+	  "sm4-aesni-avx2", { "aes", "avx2" } },
+	{ "libgcrypt AES-NI/AVX", "intel-avx512,intel-gfni,intel-avx2",
+	  "sm4-aesni-avx", { "aes", "avx" } },
 };
 
 static struct bench_impl bimpls[MAX_IMPLS];
@@ -693,6 +721,8 @@ static bool selected(int i, int generic, int gcry)
 
 	if (!opt_only || i == generic || i == gcry)
 		return true;
+	if (bimpls[i].path)
+		n = bimpls[i].path->driver;
 	return !strcmp(n, opt_only) ||
 	       (!strncmp(n, "sm4-", 4) && !strcmp(n + 4, opt_only));
 }
@@ -714,6 +744,8 @@ static void print_table(const char *title, value_fn val, int i, int base,
 	for (r = 0; r < n_bimpls; r++)
 		if ((int)strlen(bimpls[r].name) > w)
 			w = strlen(bimpls[r].name);
+	if ((int)strlen(title) > w)
+		w = strlen(title);
 	printf("\n%-*s |", w, title);
 	for (s = 0; s < N_SIZES; s++)
 		printf(" %7s", size_names[s]);
@@ -739,6 +771,8 @@ static void print_table(const char *title, value_fn val, int i, int base,
 	}
 }
 
+static int matching_path(int i);
+
 static void write_csv(const char *path, int generic, int gcry)
 {
 	FILE *f = fopen(path, "w");
@@ -749,7 +783,7 @@ static void write_csv(const char *path, int generic, int gcry)
 		exit(1);
 	}
 	fputs("# SPDX-License-Identifier: GPL-2.0\n", f);
-	fputs("implementation,mode,direction,size,bytes,mb_per_s,ticks_per_byte,core_cycles_per_byte,ns_per_request,requests_per_run,runs,cputime_runs,spread,vs_generic,vs_libgcrypt\n",
+	fputs("implementation,mode,direction,size,bytes,mb_per_s,ticks_per_byte,core_cycles_per_byte,ns_per_request,requests_per_run,runs,cputime_runs,spread,vs_generic,vs_libgcrypt,vs_libgcrypt_same_path\n",
 	      f);
 	for (i = 0; i < n_bimpls; i++)
 		for (r = 0; r < N_ROWS; r++)
@@ -775,6 +809,11 @@ static void write_csv(const char *path, int generic, int gcry)
 				fprintf(f, ",");
 				if (gcry >= 0 && mbps(gcry, r, s) > 0)
 					fprintf(f, "%.3f", m / mbps(gcry, r, s));
+				fprintf(f, ",");
+				if (matching_path(i) >= 0 &&
+				    mbps(matching_path(i), r, s) > 0)
+					fprintf(f, "%.3f", m /
+						mbps(matching_path(i), r, s));
 				fprintf(f, "\n");
 			}
 	fclose(f);
@@ -792,6 +831,88 @@ static void help(const char *prog)
 		"           the baselines sm4-generic and libgcrypt\n"
 		"  -l       list the implementations and exit\n", prog);
 	exit(2);
+}
+
+#ifdef HAVE_GCRYPT
+static bool path_runs_here(const struct gcry_path *p)
+{
+	int k;
+
+	__builtin_cpu_init();
+	for (k = 0; k < 3 && p->cpu[k]; k++) {
+		/* __builtin_cpu_supports() needs a literal: compare names. */
+		bool has = !strcmp(p->cpu[k], "gfni") ?
+			   __builtin_cpu_supports("gfni") :
+			   !strcmp(p->cpu[k], "avx512f") ?
+			   __builtin_cpu_supports("avx512f") :
+			   !strcmp(p->cpu[k], "avx512vl") ?
+			   __builtin_cpu_supports("avx512vl") :
+			   !strcmp(p->cpu[k], "avx2") ?
+			   __builtin_cpu_supports("avx2") :
+			   !strcmp(p->cpu[k], "avx") ?
+			   __builtin_cpu_supports("avx") :
+			   !strcmp(p->cpu[k], "aes") ?
+			   __builtin_cpu_supports("aes") : false;
+
+		if (!has)
+			return false;
+	}
+	return true;
+}
+
+/*
+ * Measure every cell of libgcrypt path implementation @i in a child
+ * process (libgcrypt not yet initialised in the parent), reference
+ * outputs from sm4-generic @generic; the cells come back through a pipe.
+ */
+static int measure_gcry_path(int i, int generic)
+{
+	const struct gcry_path *p = bimpls[i].path;
+	int fd[2], r, s, ok = 0;
+	pid_t pid;
+
+	if (pipe(fd))
+		return -1;
+	fflush(stdout);
+	pid = fork();
+	if (pid < 0)
+		return -1;
+	if (pid == 0) {
+		if (p->disable)
+			gcry_control(GCRYCTL_DISABLE_HWF, p->disable, NULL);
+		if (!gcry_check_version(NULL) || setup_keys(i))
+			_exit(1);
+		gcry_control(GCRYCTL_INITIALIZATION_FINISHED, 0);
+		for (r = 0; r < N_ROWS; r++) {
+			for (s = 0; s < N_SIZES; s++) {
+				make_reference(generic, r, s);
+				measure(i, r, s);
+			}
+		}
+		if (write(fd[1], cells[i], sizeof(cells[i])) !=
+		    sizeof(cells[i]))
+			_exit(1);
+		_exit(0);
+	}
+	close(fd[1]);
+	if (read(fd[0], cells[i], sizeof(cells[i])) == sizeof(cells[i]))
+		ok = 1;
+	close(fd[0]);
+	waitpid(pid, NULL, 0);
+	return ok ? 0 : -1;
+}
+#endif
+
+/* The libgcrypt path matching implementation @i, or -1. */
+static int matching_path(int i)
+{
+	int j;
+
+	for (j = 0; j < n_bimpls; j++)
+		if (bimpls[j].path &&
+		    !strcmp(bimpls[j].path->driver, bimpls[i].name))
+			return j;
+	return -1;
 }
 
 int main(int argc, char **argv)
@@ -866,6 +987,18 @@ int main(int argc, char **argv)
 		bimpls[n_bimpls++].ti = ti;
 	}
 #ifdef HAVE_GCRYPT
+	for (i = 0; i < (int)ARRAY_SIZE(gcry_paths) && n_bimpls < MAX_IMPLS - 1;
+	     i++) {
+		if (!path_runs_here(&gcry_paths[i])) {
+			printf("# %s: this CPU lacks its instructions, not measured\n",
+			       gcry_paths[i].name);
+			continue;
+		}
+		snprintf(bimpls[n_bimpls].name, sizeof(bimpls[0].name), "%s",
+			 gcry_paths[i].name);
+		bimpls[n_bimpls].ti = NULL;
+		bimpls[n_bimpls++].path = &gcry_paths[i];
+	}
 	probe_gcry_backend(probe, sizeof(probe));
 	if (!gcry_check_version(NULL)) {
 		fprintf(stderr, "libgcrypt initialisation failed\n");
@@ -882,6 +1015,8 @@ int main(int argc, char **argv)
 		return 0;
 	}
 	for (i = 0; i < n_bimpls; i++) {
+		if (bimpls[i].path)
+			continue;
 		if (setup_keys(i)) {
 			fprintf(stderr, "%s: key setup failed\n",
 				bimpls[i].name);
@@ -924,11 +1059,27 @@ int main(int argc, char **argv)
 
 	ref = gcry >= 0 ? gcry : generic;
 	t_start = now_ns();
+#ifdef HAVE_GCRYPT
+	for (i = 0; i < n_bimpls; i++) {
+		if (!bimpls[i].path || !selected(i, generic, gcry))
+			continue;
+		if (measure_gcry_path(i, generic)) {
+			fprintf(stderr, "%s: measuring failed\n", bimpls[i].name);
+			return 1;
+		}
+		for (r = 0; r < N_ROWS; r++)
+			for (s = 0; s < N_SIZES; s++) {
+				nbad += cells[i][r][s].bad;
+				ndisc += cells[i][r][s].preempted;
+			}
+	}
+#endif
 	for (r = 0; r < N_ROWS; r++) {
 		for (s = 0; s < N_SIZES; s++) {
 			make_reference(ref, r, s);
 			for (i = 0; i < n_bimpls; i++) {
-				if (!selected(i, generic, gcry))
+				if (!selected(i, generic, gcry) ||
+				    bimpls[i].path)
 					continue;
 				measure(i, r, s);
 				nbad += cells[i][r][s].bad;
@@ -957,9 +1108,20 @@ int main(int argc, char **argv)
 					    " %6.2fx");
 	}
 	if (gcry >= 0) {
-		printf("\n## Speed relative to libgcrypt (same run; >1: faster than libgcrypt)\n");
+		printf("\n## Speed relative to libgcrypt's path for the same instructions (same run; >1: faster)\n");
+		for (i = 0; i < n_bimpls; i++) {
+			char title[2 * 64 + 8];
+			int m = matching_path(i);
+
+			if (m < 0 || !cells[m][0][0].done)
+				continue;
+			snprintf(title, sizeof(title), "%.60s / %.60s",
+				 bimpls[i].name, bimpls[m].name);
+			print_table(title, mbps, i, m, " %6.2fx");
+		}
+		printf("\n## Speed relative to libgcrypt as it runs by default (its best path here; same run)\n");
 		for (i = 0; i < n_bimpls; i++)
-			if (i != gcry)
+			if (i != gcry && !bimpls[i].path)
 				print_table(bimpls[i].name, mbps, i, gcry,
 					    " %6.2fx");
 	}
