@@ -357,14 +357,11 @@
  * SM4_CORE v, sets
  * Encrypt (or decrypt, with rkey_dec) the units in registers 0-3
  * (\sets == 1) or 0-7 (\sets == 2) in place.
- * Inputs: %r9 = 128 bytes of transformed round keys (SM4_PREP_RK).
+ * Inputs: %r9 = 128 bytes of transformed round keys (SM4_PREP_KEYS).
  * Clobbers %rax, vector registers 8-12.
  */
 .macro SM4_CORE v, sets
-	SM4_TRANSPOSE_IN \v, 0, 1, 2, 3
-.if \sets == 2
-	SM4_TRANSPOSE_IN \v, 4, 5, 6, 7
-.endif
+	SM4_SETS_IN	\v, \sets
 	.irp r, 0, 1, 2, 3, 4, 5, 6, 7
 	.if \r < 4 * \sets
 	SM4_LOOKUP	\v, .Lsm4_tm_lo, .Lsm4_tm_hi, \r, \r, 9, 10
@@ -395,10 +392,7 @@
 	SM4_LOOKUP	\v, .Lsm4_tmi_lo, .Lsm4_tmi_hi, \r, \r, 9, 10
 	.endif
 	.endr
-	SM4_TRANSPOSE_OUT \v, 0, 1, 2, 3
-.if \sets == 2
-	SM4_TRANSPOSE_OUT \v, 4, 5, 6, 7
-.endif
+	SM4_SETS_OUT	\v, \sets
 .endm
 
 /* ---- One block at a time: the sm4x core ---------------------------------- */

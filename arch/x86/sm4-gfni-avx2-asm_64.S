@@ -144,10 +144,7 @@
 .if \sets == 2
 	vmovdqu		%ymm13, SM4_FRAME_SAVE(%r9)
 .endif
-	SM4_TRANSPOSE_IN \v, 0, 1, 2, 3
-.if \sets == 2
-	SM4_TRANSPOSE_IN \v, 4, 5, 6, 7
-.endif
+	SM4_SETS_IN	\v, \sets
 	.irp r, 0, 1, 2, 3, 4, 5, 6, 7
 	.if \r < 4 * \sets
 	vgf2p8affineqb	$0, .Lsm4g_m1(%rip), %\v\r, %\v\r
@@ -177,9 +174,8 @@
 	vgf2p8affineqb	$0, .Lsm4g_m1_inv(%rip), %\v\r, %\v\r
 	.endif
 	.endr
-	SM4_TRANSPOSE_OUT \v, 0, 1, 2, 3
+	SM4_SETS_OUT	\v, \sets
 .if \sets == 2
-	SM4_TRANSPOSE_OUT \v, 4, 5, 6, 7
 	vmovdqu		SM4_FRAME_SAVE(%r9), %ymm13
 .endif
 .endm

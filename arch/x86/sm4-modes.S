@@ -106,6 +106,25 @@
 /* ---- Function frame ------------------------------------------------------ */
 
 /*
+ * SM4_SETS_IN v, sets / SM4_SETS_OUT v, sets: the transposes of a core's
+ * one (0-3) or two (0-7) register sets on the way in and out (words
+ * 32..35 in registers 0-3 and 4-7 on the way out).  Clobber 8, 9.
+ */
+.macro SM4_SETS_IN v, sets
+	SM4_TRANSPOSE_IN \v, 0, 1, 2, 3
+.if \sets == 2
+	SM4_TRANSPOSE_IN \v, 4, 5, 6, 7
+.endif
+.endm
+
+.macro SM4_SETS_OUT v, sets
+	SM4_TRANSPOSE_OUT \v, 0, 1, 2, 3
+.if \sets == 2
+	SM4_TRANSPOSE_OUT \v, 4, 5, 6, 7
+.endif
+.endm
+
+/*
  * SM4_RET_IF_ZERO: first thing of every function: a call for no blocks
  * returns at once, touching no memory.
  */
