@@ -227,21 +227,21 @@ static void calibrate_ticks(void)
  * decade (Intel from Nehalem, AMD from Zen).  A chain of "add $1" is no
  * measure: Golden Cove and later cores eliminate such adds at rename
  * (8.4 "cycles" per TSC tick were seen that way).  The multiplier is a
- * run-time value, so nothing can be folded.  The best of several runs
- * (the least disturbed one) is taken.
+ * run-time value, so nothing can be folded.  The best of 40 short runs
+ * (about 2 ms each; the least disturbed one on a busy machine) is taken.
  */
 #define IMUL_LATENCY	3
 
 static double dependent_imul_cycles_per_tick(void)
 {
 #if defined(__x86_64__)
-	const unsigned long iters = 300000, muls = 64;
+	const unsigned long iters = 30000, muls = 64;
 	volatile unsigned long seed = 3;
 	unsigned long m = seed;
 	double best = 0;
 	int run;
 
-	for (run = 0; run < 5; run++) {
+	for (run = 0; run < 40; run++) {
 		unsigned long x = 1, i;
 		u64 t0, t1;
 
