@@ -57,7 +57,7 @@ want_modules()
 	case $1 in
 	x86_64)
 		echo sm4 sm4_generic sm4-aesni-avx-x86_64 \
-			sm4-aesni-avx2-x86_64 sm4-gfni-avx512-x86_64
+			sm4-aesni-avx2-x86_64 sm4-gfni-avx2-x86_64 sm4-gfni-avx512-x86_64
 		;;
 	arm64)
 		echo sm4 sm4_generic sm4-neon sm4-ce

@@ -255,6 +255,7 @@ driver_needs()
 	case $1 in
 	sm4-aesni-avx-x86_64) echo aes avx ;;
 	sm4-aesni-avx2-x86_64) echo aes avx2 ;;
+	sm4-gfni-avx2-x86_64) echo gfni avx avx2 ;;
 	sm4-gfni-avx512-x86_64)
 		echo gfni avx512f avx512bw avx512vl vpclmulqdq avx avx2 ;;
 	sm4-neon) echo asimd ;;

@@ -4,14 +4,24 @@
  * every SIMD backend, all compiled from the kernel sources unchanged.
  *
  *   sm4-test [--cases N] [--seed S] [--vectors FILE] [--impl NAME]
- *            [--with-broken]
+ *            [--with-broken] [--emulate-gfni]
+ *
+ * --emulate-gfni (x86-64): emulate the VEX GFNI instructions on a CPU
+ * without GFNI (tests/unit/gfni_emu.c), so that gfni-avx2 runs there.
  *
  * Suites:
  *   kat       GB/T 32907-2016 examples, published mode vectors;
  *   badinput  key lengths, short XTS, empty requests;
+ *   zero      every bulk function with nblocks == 0 returns without
+ *             touching dst, src or the IV (all on an inaccessible page);
+ *   dstwatch  (x86-64) every store a bulk function makes into dst is
+ *             observed: dst never holds anything but its old contents or
+ *             the final output (no tweaks or other intermediates);
  *   lengths   every implementation x mode x length 1..(2 x 64 + 1) blocks
  *             plus partial tails, against the portable C code and
  *             (host builds) libgcrypt;
+ * Every buffer of the kat, lengths and diff suites lies between guard
+ * pages (memwatch.h), flush against one of them.
  *   diff      random keys, IVs and lengths against libgcrypt (host
  *             builds) or against a vector file computed by libgcrypt on
  *             the host (--vectors, for other architectures), in-place and
@@ -26,6 +36,10 @@
 #include <sm4/compat.h>
 #include <sm4/modes.h>
 #include "impl.h"
+#include "memwatch.h"
+#if defined(__x86_64__)
+#include "gfni_emu.h"
+#endif
 #include "sm4-vectors.h"
 
 #ifdef HAVE_GCRYPT
@@ -225,13 +239,21 @@ static bool run_one(const struct sm4_test_impl *impl, const struct sm4_vec *v,
 {
 	const u8 *in = enc ? v->pt : v->ct;
 	const u8 *expect = enc ? v->ct : v->pt;
-	u8 *src_buf = malloc(v->len + 32), *dst_buf = malloc(v->len + 32);
-	u8 *src = src_buf + offset;
-	u8 *dst = in_place ? src : dst_buf + (offset ^ 5) % 16;
+	struct guarded gsrc, gdst;
+	u8 *src, *dst;
 	u8 state[SM4_BLOCK_SIZE];
 	struct keys k;
 	bool ok;
 
+	/* Flush against the guard page after or before the buffer. */
+	guarded_alloc(&gsrc, v->len, offset % 3 == 0, offset);
+	src = gsrc.buf;
+	if (in_place) {
+		dst = src;
+	} else {
+		guarded_alloc(&gdst, v->len, offset % 3 == 1, (offset ^ 5) % 16);
+		dst = gdst.buf;
+	}
 	memcpy(src, in, v->len);
 	ok = impl_setkey(impl, &k, v->mode, v->key) == 0;
 	impl_start(impl, &k, v->mode, v->iv, state);
@@ -251,8 +273,9 @@ static bool run_one(const struct sm4_test_impl *impl, const struct sm4_vec *v,
 		dump("want", expect, v->len);
 		dump("got", dst, v->len);
 	}
-	free(src_buf);
-	free(dst_buf);
+	guarded_free(&gsrc);
+	if (!in_place)
+		guarded_free(&gdst);
 	return ok;
 }
 
@@ -468,6 +491,175 @@ static void test_badinput(void)
 	}
 }
 
+/* ---- Bulk functions on their own ----------------------------------- */
+
+enum bulk_fn {
+	BULK_ECB, BULK_CBC_ENC, BULK_CBC_DEC, BULK_CFB_ENC, BULK_CFB_DEC,
+	BULK_CTR, BULK_XTS_ENC, BULK_XTS_DEC, BULK_NUM
+};
+
+static const char * const bulk_names[BULK_NUM] = {
+	"ecb", "cbc_enc", "cbc_dec", "cfb_enc", "cfb_dec", "ctr", "xts_enc",
+	"xts_dec",
+};
+
+struct bulk_call {
+	const struct sm4_mode_ops *ops;
+	enum bulk_fn fn;
+	const u32 *rk;
+	u8 *dst;
+	const u8 *src;
+	unsigned int nblocks;
+	u8 *iv;
+};
+
+static void bulk_call_run(void *arg)
+{
+	const struct bulk_call *c = arg;
+	const struct sm4_mode_ops *o = c->ops;
+	sm4_chain_fn chain[BULK_NUM] = {
+		NULL, o->cbc_enc, o->cbc_dec, o->cfb_enc, o->cfb_dec, o->ctr,
+		o->xts_enc, o->xts_dec,
+	};
+
+	if (c->fn == BULK_ECB)
+		o->ecb(c->rk, c->dst, c->src, c->nblocks);
+	else
+		chain[c->fn](c->rk, c->dst, c->src, c->nblocks, c->iv);
+}
+
+/* The schedule a bulk function uses. */
+static const u32 *bulk_rk(const struct sm4_ctx *ctx, enum bulk_fn fn)
+{
+	return fn == BULK_CBC_DEC || fn == BULK_XTS_DEC ? ctx->rkey_dec :
+							  ctx->rkey_enc;
+}
+
+/*
+ * nblocks == 0: dst, src and the IV all point into a page that may not
+ * be accessed, so any access, and a run over 2^32 blocks, faults.
+ */
+static void test_zero(void)
+{
+	struct sm4_test_impl *impl;
+	struct sm4_ctx ctx;
+	u8 key[16] = { 7 };
+	u8 *none = memwatch_noaccess_page();
+	int fn;
+
+	sm4_expandkey(&ctx, key, sizeof(key));
+	for (impl = impls; impl; impl = impl->next) {
+		bool ok = true;
+
+		if (!impl_selected(impl))
+			continue;
+		for (fn = 0; fn < BULK_NUM; fn++) {
+			struct bulk_call c = {
+				.ops = impl->ops, .fn = fn,
+				.rk = bulk_rk(&ctx, fn), .dst = none,
+				.src = none, .nblocks = 0, .iv = none + 64,
+			};
+
+			if (memwatch_run(bulk_call_run, &c)) {
+				fprintf(stderr, "zero: %s %s touched memory\n",
+					impl->name, bulk_names[fn]);
+				ok = false;
+			}
+		}
+		report(ok, "zero: %s: every bulk function returns on nblocks == 0 without touching memory",
+		       impl->name);
+	}
+}
+
+/*
+ * Every store into dst, for every bulk function and a range of lengths,
+ * in place and out of place: dst only ever holds its old contents or
+ * the final output.
+ */
+static void test_dstwatch(void)
+{
+	static const unsigned int lens[] = {
+		1, 2, 3, 4, 5, 7, 8, 9, 15, 16, 17, 31, 32, 33, 47, 63, 64,
+		65, 100, 128, 129,
+	};
+	struct sm4_test_impl *impl;
+	struct sm4_ctx ctx;
+	u8 key[16], iv0[16];
+	unsigned int i;
+	int fn;
+
+	if (!memwatch_observer_supported()) {
+		printf("SKIP: dstwatch: no store observer on this architecture\n");
+		return;
+	}
+	sm4_vec_fill(&seed, key, sizeof(key));
+	sm4_vec_fill(&seed, iv0, sizeof(iv0));
+	sm4_expandkey(&ctx, key, sizeof(key));
+	for (impl = impls; impl; impl = impl->next) {
+		long stores = 0;
+		bool ok = true;
+
+		if (!impl_selected(impl))
+			continue;
+		for (fn = 0; fn < BULK_NUM; fn++) {
+			for (i = 0; i < ARRAY_SIZE(lens); i++) {
+				unsigned int len = lens[i] * 16, inplace;
+
+				for (inplace = 0; inplace < 2; inplace++) {
+					struct guarded gs, gd;
+					u8 *before = malloc(len);
+					u8 *after = malloc(len);
+					u8 iv[16];
+					struct bulk_call c = {
+						.fn = fn, .rk = bulk_rk(&ctx, fn),
+						.nblocks = lens[i], .iv = iv,
+					};
+					size_t bad;
+					long n;
+
+					guarded_alloc(&gs, len, false, 0);
+					sm4_vec_fill(&seed, gs.buf, len);
+					if (inplace) {
+						gd = gs;
+					} else {
+						guarded_alloc(&gd, len, true, 0);
+						sm4_vec_fill(&seed, gd.buf, len);
+					}
+					memcpy(before, gd.buf, len);
+					/* The final output, from the C code. */
+					c.ops = &sm4_generic_mode_ops;
+					c.src = gs.buf;
+					c.dst = after;
+					memcpy(iv, iv0, 16);
+					bulk_call_run(&c);
+					c.ops = impl->ops;
+					c.dst = gd.buf;
+					memcpy(iv, iv0, 16);
+					n = memwatch_observe(&gd, gd.buf, len, before,
+							     after, bulk_call_run,
+							     &c, &bad);
+					if (n < 0 || memcmp(gd.buf, after, len)) {
+						fprintf(stderr, "dstwatch: %s %s %u blocks %s: dst held something else at offset %zu\n",
+							impl->name, bulk_names[fn],
+							lens[i], inplace ? "in place" : "out of place",
+							bad);
+						ok = false;
+					} else {
+						stores += n;
+					}
+					guarded_free(&gs);
+					if (!inplace)
+						guarded_free(&gd);
+					free(before);
+					free(after);
+				}
+			}
+		}
+		report(ok, "dstwatch: %s: dst only ever holds old contents or final output (%ld stores observed)",
+		       impl->name, stores);
+	}
+}
+
 /* ---- Differential tests ------------------------------------------- */
 
 #ifdef HAVE_GCRYPT
@@ -635,8 +827,19 @@ int main(int argc, char **argv)
 			only_impl = argv[++i];
 		else if (!strcmp(argv[i], "--with-broken"))
 			register_broken();
+#if defined(__x86_64__)
+		else if (!strcmp(argv[i], "--emulate-gfni")) {
+			__builtin_cpu_init();
+			if (__builtin_cpu_supports("gfni"))
+				printf("NOTE: this CPU has GFNI, --emulate-gfni ignored\n");
+			else if (sm4_gfni_emu_install())
+				return 1;
+			else
+				printf("NOTE: GFNI instructions emulated (SIGILL handler, tests/unit/gfni_emu.c)\n");
+		}
+#endif
 		else {
-			fprintf(stderr, "usage: %s [--cases N] [--seed S] [--vectors FILE] [--impl NAME] [--with-broken]\n",
+			fprintf(stderr, "usage: %s [--cases N] [--seed S] [--vectors FILE] [--impl NAME] [--with-broken] [--emulate-gfni]\n",
 				argv[0]);
 			return 2;
 		}
@@ -657,6 +860,8 @@ int main(int argc, char **argv)
 #endif
 	test_kat();
 	test_badinput();
+	test_zero();
+	test_dstwatch();
 	test_expandkey();
 #ifdef HAVE_GCRYPT
 	test_lengths();
@@ -667,6 +872,11 @@ int main(int argc, char **argv)
 #ifndef HAVE_GCRYPT
 	else
 		report(false, "no libgcrypt in this build: pass --vectors FILE");
+#endif
+#if defined(__x86_64__)
+	if (sm4_gfni_emu_active)
+		printf("NOTE: %lu GFNI instructions emulated\n",
+		       sm4_gfni_emu_count);
 #endif
 	printf("%u passed, %u failed\n", n_passed, n_failed);
 	return n_failed ? 1 : 0;
