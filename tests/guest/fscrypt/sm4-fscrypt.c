@@ -76,6 +76,17 @@ static void fail_ioctl(const char *what)
 	exit(1);
 }
 
+/* One fscrypt ioctl on PATH; exits with the error on failure. */
+static void path_ioctl(const char *path, unsigned long req, void *arg,
+		       const char *what)
+{
+	int fd = open_path(path);
+
+	if (ioctl(fd, req, arg) < 0)
+		fail_ioctl(what);
+	close(fd);
+}
+
 static int add_key(const char *mnt, const char *keyfile)
 {
 	struct {
@@ -96,10 +107,8 @@ static int add_key(const char *mnt, const char *keyfile)
 	}
 	k.arg.key_spec.type = FSCRYPT_KEY_SPEC_TYPE_IDENTIFIER;
 	k.arg.raw_size = MAX_KEY;
-	fd = open_path(mnt);
-	if (ioctl(fd, FS_IOC_ADD_ENCRYPTION_KEY, &k.arg) < 0)
-		fail_ioctl("FS_IOC_ADD_ENCRYPTION_KEY");
-	close(fd);
+	path_ioctl(mnt, FS_IOC_ADD_ENCRYPTION_KEY, &k.arg,
+		   "FS_IOC_ADD_ENCRYPTION_KEY");
 	memset(k.raw, 0, sizeof(k.raw));
 	print_id(k.arg.key_spec.u.identifier);
 	return 0;
@@ -108,15 +117,12 @@ static int add_key(const char *mnt, const char *keyfile)
 static int remove_key(const char *mnt, const char *hex)
 {
 	struct fscrypt_remove_key_arg arg;
-	int fd;
 
 	memset(&arg, 0, sizeof(arg));
 	arg.key_spec.type = FSCRYPT_KEY_SPEC_TYPE_IDENTIFIER;
 	parse_id(hex, arg.key_spec.u.identifier);
-	fd = open_path(mnt);
-	if (ioctl(fd, FS_IOC_REMOVE_ENCRYPTION_KEY, &arg) < 0)
-		fail_ioctl("FS_IOC_REMOVE_ENCRYPTION_KEY");
-	close(fd);
+	path_ioctl(mnt, FS_IOC_REMOVE_ENCRYPTION_KEY, &arg,
+		   "FS_IOC_REMOVE_ENCRYPTION_KEY");
 	if (arg.removal_status_flags & FSCRYPT_KEY_REMOVAL_STATUS_FLAG_FILES_BUSY) {
 		fprintf(stderr, "sm4-fscrypt: key removed, but files are still in use\n");
 		return 1;
@@ -127,15 +133,12 @@ static int remove_key(const char *mnt, const char *hex)
 static int key_status(const char *mnt, const char *hex)
 {
 	struct fscrypt_get_key_status_arg arg;
-	int fd;
 
 	memset(&arg, 0, sizeof(arg));
 	arg.key_spec.type = FSCRYPT_KEY_SPEC_TYPE_IDENTIFIER;
 	parse_id(hex, arg.key_spec.u.identifier);
-	fd = open_path(mnt);
-	if (ioctl(fd, FS_IOC_GET_ENCRYPTION_KEY_STATUS, &arg) < 0)
-		fail_ioctl("FS_IOC_GET_ENCRYPTION_KEY_STATUS");
-	close(fd);
+	path_ioctl(mnt, FS_IOC_GET_ENCRYPTION_KEY_STATUS, &arg,
+		   "FS_IOC_GET_ENCRYPTION_KEY_STATUS");
 	switch (arg.status) {
 	case FSCRYPT_KEY_STATUS_ABSENT:
 		printf("absent\n");
@@ -156,7 +159,6 @@ static int set_policy(const char *dir, const char *hex, int contents,
 		      int filenames)
 {
 	struct fscrypt_policy_v2 p;
-	int fd;
 
 	memset(&p, 0, sizeof(p));
 	p.version = FSCRYPT_POLICY_V2;
@@ -164,24 +166,19 @@ static int set_policy(const char *dir, const char *hex, int contents,
 	p.filenames_encryption_mode = filenames;
 	p.flags = FSCRYPT_POLICY_FLAGS_PAD_32;
 	parse_id(hex, p.master_key_identifier);
-	fd = open_path(dir);
-	if (ioctl(fd, FS_IOC_SET_ENCRYPTION_POLICY, &p) < 0)
-		fail_ioctl("FS_IOC_SET_ENCRYPTION_POLICY");
-	close(fd);
+	path_ioctl(dir, FS_IOC_SET_ENCRYPTION_POLICY, &p,
+		   "FS_IOC_SET_ENCRYPTION_POLICY");
 	return 0;
 }
 
 static int get_policy(const char *path)
 {
 	struct fscrypt_get_policy_ex_arg arg;
-	int fd;
 
 	memset(&arg, 0, sizeof(arg));
 	arg.policy_size = sizeof(arg.policy);
-	fd = open_path(path);
-	if (ioctl(fd, FS_IOC_GET_ENCRYPTION_POLICY_EX, &arg) < 0)
-		fail_ioctl("FS_IOC_GET_ENCRYPTION_POLICY_EX");
-	close(fd);
+	path_ioctl(path, FS_IOC_GET_ENCRYPTION_POLICY_EX, &arg,
+		   "FS_IOC_GET_ENCRYPTION_POLICY_EX");
 	if (arg.policy.version != FSCRYPT_POLICY_V2) {
 		printf("v%u\n", arg.policy.version);
 		return 0;
