@@ -19,3 +19,15 @@ amd64) ;;
 *) die "the test suite runs on Debian amd64 hosts only (found $(dpkg --print-architecture))" ;;
 esac
 ensure_pkgs "${PKGS[@]}"
+# The check: every package is installed now.
+missing=()
+for p in "${PKGS[@]}"; do
+	dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q 'install ok installed' ||
+		missing+=("$p")
+done
+if [ ${#missing[@]} -eq 0 ]; then
+	echo "PASS: deps: all ${#PKGS[@]} packages the tests need are installed"
+else
+	echo "FAIL: deps: not installed: ${missing[*]}"
+	exit 1
+fi
