@@ -38,6 +38,7 @@ module_exit(sm4_generic_exit);
 
 MODULE_DESCRIPTION("SM4 cipher, portable C implementation");
 MODULE_LICENSE("GPL");
+MODULE_VERSION(SM4_CRYPTO_VERSION);
 MODULE_ALIAS_CRYPTO("sm4");
 MODULE_ALIAS_CRYPTO("sm4-generic");
 #if SM4_REGISTER_GENERIC_CFB

@@ -215,3 +215,4 @@ module_exit(sm4_lib_exit);
 
 MODULE_DESCRIPTION("SM4 block cipher library (GB/T 32907-2016)");
 MODULE_LICENSE("GPL");
+MODULE_VERSION(SM4_CRYPTO_VERSION);

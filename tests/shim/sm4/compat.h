@@ -23,6 +23,7 @@
 #define EXPORT_SYMBOL_GPL(s)
 #define MODULE_DESCRIPTION(s)
 #define MODULE_LICENSE(s)
+#define MODULE_VERSION(s)
 #define MODULE_AUTHOR(s)
 #define MODULE_ALIAS_CRYPTO(s)
 #define READ_ONCE(x)		(*(const volatile __typeof__(x) *)&(x))
