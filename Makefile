@@ -41,6 +41,8 @@ check:
 # make dkms [KVER=...] stage /usr/src/sm4-crypto-<ver>, dkms add/build/install
 # make dkms-remove     dkms remove --all
 # make dkms-test [KVER=...]  add/build/install/remove test with PASS/FAIL lines
+# make deb [DEB_OUT=DIR]  Debian package sm4-crypto-dkms_<ver>_all.deb in DIR
+#                      (default build/deb), built from a copy of the checkout
 # make bench           tools/bench.sh: tables, doc/bench/results.{txt,csv}, chart.png
 
 DKMS_VERSION = $(shell sed -n 's/^PACKAGE_VERSION="\(.*\)"$$/\1/p' dkms.conf)
@@ -49,6 +51,8 @@ tcrypt:
 	bash tools/build-tcrypt.sh $(KDIR) $(TCRYPT_OUT)
 
 dkms:
+	@! dpkg-query -W -f='$${Status}' sm4-crypto-dkms 2>/dev/null | \
+		grep -q 'ok installed' || { echo "error: the sm4-crypto-dkms package is installed: it owns /usr/src/sm4-crypto-$(DKMS_VERSION) (apt-get purge sm4-crypto-dkms first)" >&2; exit 1; }
 	bash tools/dkms-src.sh
 	-dkms remove -m sm4-crypto -v $(DKMS_VERSION) --all >/dev/null 2>&1
 	dkms add -m sm4-crypto -v $(DKMS_VERSION)
@@ -61,7 +65,10 @@ dkms-remove:
 dkms-test:
 	bash tests/dkms-test.sh $(if $(filter command line,$(origin KVER)),$(KVER))
 
+deb:
+	bash tools/make-deb.sh $(DEB_OUT)
+
 bench:
 	bash tools/bench.sh
 
-.PHONY: tcrypt dkms dkms-remove dkms-test bench
+.PHONY: tcrypt dkms dkms-remove dkms-test deb bench

@@ -19,20 +19,22 @@ NAME=$(sed -n 's/^PACKAGE_NAME="\(.*\)"$/\1/p' "$REPO_ROOT/dkms.conf")
 [ -n "$VERSION" ] && [ -n "$NAME" ] || die "cannot read dkms.conf"
 DEST=${1:-/usr/src/$NAME-$VERSION}
 
-# list_sources: NUL-separated relative paths of the files to ship.
+# list_sources: NUL-separated relative paths of the files to ship: the
+# tracked and untracked, non-ignored files if REPO_ROOT is the top of a
+# git checkout, else every file (a copy, e.g. the package build under
+# build/deb, which git would see as ignored files), under the paths
+# below, filtered by name.
 list_sources()
 {
-	if git -C "$REPO_ROOT" rev-parse --git-dir >/dev/null 2>&1; then
+	local paths=(Kbuild Makefile dkms.conf include lib crypto arch)
+
+	if [ "$(git -C "$REPO_ROOT" rev-parse --show-toplevel 2>/dev/null)" = \
+			"$REPO_ROOT" ]; then
 		git -C "$REPO_ROOT" ls-files -z -c -o --exclude-standard -- \
-			Kbuild Makefile dkms.conf VERSION 'LICENSE*' COPYING \
-			'README*' include lib crypto arch |
-			grep -z -E '(^|/)(Kbuild[^/]*|Makefile|dkms\.conf|VERSION|LICENSE[^/]*|COPYING|README[^/]*|[^/.][^/]*\.[chS])$'
+			"${paths[@]}"
 	else
-		(cd "$REPO_ROOT" && find Kbuild Makefile dkms.conf include lib \
-			crypto arch -type f \
-			\( -name '*.[chS]' -o -name 'Kbuild*' -o -name Makefile \
-			   -o -name dkms.conf \) -print0)
-	fi
+		(cd "$REPO_ROOT" && find "${paths[@]}" -type f -print0)
+	fi | grep -z -E '(^|/)(Kbuild[^/]*|Makefile|dkms\.conf|[^/.][^/]*\.[chS])$'
 }
 
 TMP="$DEST.tmp.$$"
