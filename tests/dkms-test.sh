@@ -15,6 +15,7 @@
 
 set -uo pipefail
 . "$(dirname "$0")/lib/common.sh"
+. "$(dirname "$0")/lib/dkms.sh"
 
 KEEP=
 KVER=
@@ -38,51 +39,10 @@ DKMS_DIR=/var/lib/dkms/$NAME/$VERSION
 INST=/lib/modules/$KVER/updates/dkms
 LOGDIR=$(mktemp -d /tmp/dkms-test.XXXXXX)
 
-npass=0
-nfail=0
-pass()
-{
-	echo "PASS: $*"
-	npass=$((npass + 1))
-}
-fail()
-{
-	echo "FAIL: $*"
-	nfail=$((nfail + 1))
-}
-# step NAME CMD...: run CMD with its output in $LOGDIR/NAME.log.
-step()
-{
-	local name=$1 rc
-
-	shift
-	"$@" >"$LOGDIR/$name.log" 2>&1
-	rc=$?
-	if [ $rc -eq 0 ]; then
-		pass "$name"
-		return 0
-	fi
-	fail "$name (exit $rc; log:)"
-	sed 's/^/    /' "$LOGDIR/$name.log" | tail -n 30
-	return 1
-}
-
-# words TEXT: TEXT on one line.
-words()
-{
-	echo "$1" | tr '\n' ' ' | sed 's/ $//'
-}
-
 # The modules dkms.conf lists for this architecture.
 conf_modules()
 {
-	(
-		# shellcheck disable=SC2034
-		arch=$ARCH kernelver=$KVER
-		# shellcheck disable=SC1090
-		. "/usr/src/$NAME-$VERSION/dkms.conf" >/dev/null
-		printf '%s\n' "${BUILT_MODULE_NAME[@]}"
-	) | sort
+	dkms_conf_modules "/usr/src/$NAME-$VERSION/dkms.conf" "$ARCH" "$KVER"
 }
 
 cleanup()
@@ -92,6 +52,15 @@ cleanup()
 }
 
 log "dkms test of $NAME $VERSION for $KVER ($ARCH), logs in $LOGDIR"
+dkms_lock
+# The Debian package (tests/test-deb.sh) owns the same /usr/src directory
+# and DKMS tree: a package left by an interrupted run goes first.
+if dpkg-query -W -f='${Status}' "$NAME-dkms" 2>/dev/null | grep -q 'ok installed'; then
+	log "purging the $NAME-dkms package first"
+	_apt_locked env DEBIAN_FRONTEND=noninteractive \
+		apt-get purge -y -qq "$NAME-dkms" >&2 ||
+		die "cannot purge the $NAME-dkms package"
+fi
 cleanup
 
 step stage-sources "$REPO_ROOT/tools/dkms-src.sh"
@@ -110,23 +79,7 @@ if step dkms-build dkms build -m "$NAME" -v "$VERSION" -k "$KVER"; then
 fi
 
 if step dkms-install dkms install -m "$NAME" -v "$VERSION" -k "$KVER"; then
-	bad=
-	for m in $(conf_modules); do
-		ko=$(compgen -G "$INST/$m.ko*" | head -n1)
-		if [ -z "$ko" ]; then
-			bad="$bad $m:missing"
-			continue
-		fi
-		vm=$(modinfo -F vermagic "$ko" | awk '{print $1}')
-		[ "$vm" = "$KVER" ] || bad="$bad $m:vermagic=$vm"
-		grep -q "^updates/dkms/$m\.ko[^:]*:" "/lib/modules/$KVER/modules.dep" ||
-			bad="$bad $m:not-in-modules.dep"
-	done
-	if [ -z "$bad" ]; then
-		pass "installed in $INST with vermagic $KVER and in modules.dep"
-	else
-		fail "install check:$bad"
-	fi
+	check_installed / "$KVER" "$(conf_modules)"
 	signer=$(modinfo -F signer "$INST/sm4.ko"* 2>/dev/null | head -n1)
 	echo "info: module signer: ${signer:-<unsigned>}"
 	if dkms status -m "$NAME" -v "$VERSION" -k "$KVER" 2>/dev/null | grep -q installed; then

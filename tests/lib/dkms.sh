@@ -1,0 +1,113 @@
+# SPDX-License-Identifier: GPL-2.0
+#
+# Helpers of the DKMS tests (tests/dkms-test.sh, tests/test-deb.sh),
+# sourced after common.sh.  Provides: pass/fail/skip (counted in
+# npass/nfail/nskip), step, words, dkms_conf_modules, check_installed,
+# dkms_lock.
+
+# shellcheck shell=bash
+
+npass=0
+nfail=0
+nskip=0
+pass()
+{
+	echo "PASS: $*"
+	npass=$((npass + 1))
+}
+fail()
+{
+	echo "FAIL: $*"
+	nfail=$((nfail + 1))
+}
+skip()
+{
+	echo "SKIP: $*"
+	nskip=$((nskip + 1))
+}
+
+# steplog NAME: the log file of step NAME.
+steplog()
+{
+	echo "$LOGDIR/$(printf '%s' "$1" | tr -c 'A-Za-z0-9.-' _).log"
+}
+
+# step NAME CMD...: run CMD with its output in $(steplog NAME); PASS if
+# it succeeds, else FAIL with the end of the log.
+step()
+{
+	local name=$1 rc log
+
+	shift
+	log=$(steplog "$name")
+	"$@" >"$log" 2>&1
+	rc=$?
+	if [ $rc -eq 0 ]; then
+		pass "$name"
+		return 0
+	fi
+	fail "$name (exit $rc; log:)"
+	sed 's/^/    /' "$log" | tail -n 30
+	return 1
+}
+
+# words TEXT: TEXT on one line.
+words()
+{
+	echo "$1" | tr '\n' ' ' | sed 's/ $//'
+}
+
+# dkms_conf_modules CONF ARCH KVER: the modules dkms.conf CONF lists for
+# ARCH (uname -m style) and kernel KVER, sorted, one a line.
+dkms_conf_modules()
+{
+	(
+		# shellcheck disable=SC2034
+		arch=$2 kernelver=$3
+		# shellcheck disable=SC1090
+		. "$1" >/dev/null
+		printf '%s\n' "${BUILT_MODULE_NAME[@]}"
+	) | sort
+}
+
+# check_installed ROOT KVER MODULES: every module of MODULES (one a
+# line) is in ROOT/lib/modules/KVER/updates/dkms, with vermagic KVER and
+# in modules.dep, and nothing else is there.  ROOT is / or a chroot (its
+# own modinfo is used).  One PASS or FAIL line.
+check_installed()
+{
+	local root=$1 kver=$2 want=$3 inst m ko vm bad= have
+
+	if [ -z "$want" ]; then
+		fail "$kver: no module list to check"
+		return 1
+	fi
+	inst=$root/lib/modules/$kver/updates/dkms
+	for m in $want; do
+		ko=$(compgen -G "$inst/$m.ko*" | head -n1)
+		if [ -z "$ko" ]; then
+			bad="$bad $m:missing"
+			continue
+		fi
+		vm=$(chroot "$root" modinfo -F vermagic "${ko#"$root"}" | awk '{print $1}')
+		[ "$vm" = "$kver" ] || bad="$bad $m:vermagic=$vm"
+		grep -q "^updates/dkms/$m\.ko[^:]*:" "$root/lib/modules/$kver/modules.dep" ||
+			bad="$bad $m:not-in-modules.dep"
+	done
+	have=$(cd "$inst" 2>/dev/null && ls | sed 's/\.ko.*//' | sort)
+	[ "$have" = "$want" ] || bad="$bad files-in-updates/dkms=($(words "$have"))"
+	if [ -z "$bad" ]; then
+		pass "$kver: $(words "$want") in updates/dkms with vermagic $kver and in modules.dep, nothing else there"
+	else
+		fail "$kver: install check:$bad"
+	fi
+}
+
+# dkms_lock: one DKMS test at a time on this machine (make dkms state and
+# the package share /usr/src/sm4-crypto-VERSION and /var/lib/dkms).
+dkms_lock()
+{
+	mkdir -p "$CACHE"
+	exec 8>"$CACHE/.dkms.lock"
+	flock -w 3600 8 || die "another DKMS test holds $CACHE/.dkms.lock"
+}
