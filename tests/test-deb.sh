@@ -237,10 +237,12 @@ clean_state()
 		_apt_locked env DEBIAN_FRONTEND=noninteractive \
 			apt-get purge -y -qq "$PKG" >&2
 	fi
-	if dkms status -m "$NAME" 2>/dev/null | grep -q .; then
-		log "removing the make-dkms state of $NAME"
-		dkms remove -m "$NAME" --all >&2 || true
-	fi
+	for d in /var/lib/dkms/"$NAME"/*/; do
+		[ -d "$d" ] || continue
+		d=${d%/}
+		log "removing the make-dkms state of $NAME ${d##*/}"
+		dkms remove -m "$NAME" -v "${d##*/}" --all >&2 || true
+	done
 	rm -rf "/var/lib/dkms/$NAME"
 	for d in /usr/src/"$NAME"-*; do
 		[ -e "$d" ] || continue
