@@ -10,6 +10,9 @@
 #   aarch64: cross-built, run under qemu-aarch64-static with -cpu max
 #            (NEON and the SM4 instructions) and -cpu cortex-a57 (no SM4)
 #            against vectors computed by libgcrypt on the host.
+#   Both: every request between guard bytes; on x86_64 a broken
+#   implementation writing past its output, and one changing its source,
+#   must each fail the guard check.
 
 set -euo pipefail
 ROOT=$(cd "$(dirname "$0")/.." && pwd)
@@ -51,11 +54,31 @@ expect_broken()
 	fi
 	echo "PASS: unit: the harness catches the deliberately broken implementation: $(grep -c '^FAIL: diff: broken ' "$log") modes mismatch libgcrypt, nothing else fails"
 }
+# expect_guard FAULT REGEX: the harness on its broken implementation with
+# FAULT (overrun, srcwrite), whose results are right, must fail
+# the guard check, with REGEX, blaming "broken" (its KAT, lengths and diff
+# checks fail too: a request that breaks a guard fails).
+expect_guard()
+{
+	local log="$ROOT/tests/unit/build/broken-$1.log" line
+
+	"$ROOT/tests/unit/build/sm4-test" --cases 100 --with-broken="$1" \
+		--impl broken >"$log" 2>&1 || true
+	line=$(grep -E "^FAIL: guard: .*$2.*: by broken$" "$log") || true
+	if [ -n "$line" ]; then
+		echo "PASS: unit: --with-broken=$1 is caught by the guard check: ${line#FAIL: }"
+	else
+		echo "FAIL: unit: --with-broken=$1 went unnoticed by the guard check (log: $log)"
+		return 1
+	fi
+}
 case $ARCH in
 x86_64)
 	"$ROOT/tests/unit/build/sm4-test" --cases "$CASES"
 	expect_broken "$ROOT/tests/unit/build/sm4-test" --cases 100 \
 		--with-broken --impl broken
+	expect_guard overrun "[1-9][0-9]* of [0-9]+ requests wrote outside their output buffer"
+	expect_guard srcwrite "[1-9][0-9]* of [0-9]+ out-of-place requests modified their source"
 	# Without GFNI, gfni-avx2 runs with its GFNI instructions emulated
 	# (a signal each, so fewer random cases; every length still runs).
 	if ! grep -qw gfni /proc/cpuinfo; then

@@ -4,7 +4,7 @@
  * every SIMD backend, all compiled from the kernel sources unchanged.
  *
  *   sm4-test [--cases N] [--seed S] [--vectors FILE] [--impl NAME]
- *            [--with-broken] [--emulate-gfni]
+ *            [--with-broken[=bitflip|overrun|srcwrite]] [--emulate-gfni]
  *
  * --emulate-gfni (x86-64): emulate the VEX GFNI instructions on a CPU
  * without GFNI (tests/unit/gfni_emu.c), so that gfni-avx2 runs there.
@@ -21,7 +21,9 @@
  *             plus partial tails, against the portable C code and
  *             (host builds) libgcrypt;
  * Every buffer of the kat, lengths and diff suites lies between guard
- * pages (memwatch.h), flush against one of them.
+ * pages (memwatch.h), flush against one of them; the rest of its pages
+ * holds a pattern that must survive the request, and an out-of-place
+ * request must leave its source unchanged.
  *   diff      random keys, IVs and lengths against libgcrypt (host
  *             builds) or against a vector file computed by libgcrypt on
  *             the host (--vectors, for other architectures), in-place and
@@ -65,15 +67,31 @@ void sm4_test_register_impl(struct sm4_test_impl *impl)
 }
 
 /*
- * A deliberately broken implementation (--with-broken): the portable code
- * with one bit of every call's output flipped, in every mode (ECB's also
- * corrupts the XTS tweak), to show that the suites catch a wrong result.
+ * A deliberately broken implementation (--with-broken[=FAULT]): the
+ * portable code with a fault, to show that the suites catch it:
+ *   bitflip  (the default) one bit of every call's output flipped, in
+ *            every mode (ECB's also corrupts the XTS tweak): wrong results;
+ *   overrun  ECB of two or more blocks writes one byte past the end of
+ *            its output, results right;
+ *   srcwrite ECB of two or more blocks changes the last byte of its
+ *            source (out of place), results right.
+ * (Single blocks are left alone by the last two: the mode code encrypts
+ * XTS tweaks and CTR/CFB tails one block at a time in buffers of its own.)
  */
+static const char *broken_fault = "bitflip";
+
 static void broken_ecb(const u32 *rk, u8 *dst, const u8 *src,
 		       unsigned int nblocks)
 {
 	sm4_generic_mode_ops.ecb(rk, dst, src, nblocks);
-	dst[0] ^= 0x10;
+	if (!strcmp(broken_fault, "bitflip"))
+		dst[0] ^= 0x10;
+	else if (nblocks < 2)
+		return;
+	else if (!strcmp(broken_fault, "overrun"))
+		dst[nblocks * SM4_BLOCK_SIZE] ^= 0x01;
+	else if (src != dst)	/* srcwrite */
+		((u8 *)src)[nblocks * SM4_BLOCK_SIZE - 1] ^= 0x01;
 }
 
 #define BROKEN_CHAIN(fn, byte, bit)					\
@@ -98,10 +116,17 @@ static struct sm4_test_impl broken_impl = {
 	.width = 1,
 };
 
-static void register_broken(void)
+static int register_broken(const char *fault)
 {
+	broken_fault = fault;
 	broken_ops = sm4_generic_mode_ops;
 	broken_ops.ecb = broken_ecb;
+	if (strcmp(fault, "bitflip")) {
+		if (strcmp(fault, "overrun") && strcmp(fault, "srcwrite"))
+			return -1;
+		sm4_test_register_impl(&broken_impl);
+		return 0;
+	}
 	broken_ops.cbc_enc = broken_cbc_enc;
 	broken_ops.cbc_dec = broken_cbc_dec;
 	broken_ops.cfb_enc = broken_cfb_enc;
@@ -110,6 +135,7 @@ static void register_broken(void)
 	broken_ops.xts_enc = broken_xts_enc;
 	broken_ops.xts_dec = broken_xts_enc;
 	sm4_test_register_impl(&broken_impl);
+	return 0;
 }
 
 static struct sm4_test_impl generic_impl = {
@@ -230,8 +256,95 @@ static unsigned int split_point(int mode, unsigned int len, uint64_t r)
 }
 
 /*
+ * Guard bytes: the pages of a request's buffers hold a pattern outside the
+ * buffer itself, checked after the request (a write next to the buffer
+ * that does not reach a guard page), and an out-of-place request must
+ * leave its source unchanged.  The requests run under memwatch_run(), so
+ * that a write into a guard page fails the case instead of the harness.
+ */
+static unsigned long n_guarded, n_overruns, n_out_of_place, n_src_changed,
+		     n_faults;
+/* " name name..." of the implementations that broke a guard. */
+static char guard_culprits[256];
+
+static void guard_blame(const char *name)
+{
+	size_t n = strlen(name);
+	const char *p;
+
+	for (p = guard_culprits; (p = strstr(p, name)); p++)
+		if (p[-1] == ' ' && (!p[n] || p[n] == ' '))
+			return;
+	if (strlen(guard_culprits) + n + 1 < sizeof(guard_culprits))
+		sprintf(guard_culprits + strlen(guard_culprits), " %s", name);
+}
+
+static u8 guard_byte(size_t i)
+{
+	return (u8)(0xa5 + 31 * i);
+}
+
+/* Fill the pages of @g outside [@buf, @buf + @len) with the pattern. */
+static void guard_fill(struct guarded *g, const u8 *buf, unsigned int len)
+{
+	size_t i, from = buf - g->pages;
+
+	for (i = 0; i < g->pageslen; i++)
+		if (i < from || i >= from + len)
+			g->pages[i] = guard_byte(i);
+}
+
+/*
+ * The offset from @buf of the first byte of @g's pages outside
+ * [@buf, @buf + @len) that lost the pattern, or of the first byte inside
+ * that differs from @want (if not NULL); 0 and false if none.
+ */
+static bool guard_changed(const struct guarded *g, const u8 *buf,
+			  unsigned int len, const u8 *want, long *at)
+{
+	size_t i, from = buf - g->pages;
+
+	for (i = 0; i < g->pageslen; i++) {
+		bool inside = i >= from && i < from + len;
+
+		if (inside ? want && g->pages[i] != want[i - from] :
+			     g->pages[i] != guard_byte(i)) {
+			*at = (long)i - (long)from;
+			return true;
+		}
+	}
+	return false;
+}
+
+struct request {
+	const struct sm4_test_impl *impl;
+	const struct keys *k;
+	int mode;
+	bool enc;
+	u8 *state, *dst;
+	const u8 *src;
+	unsigned int len, split;
+	bool ok;
+};
+
+static void request_run(void *arg)
+{
+	struct request *r = arg;
+
+	r->ok = true;
+	if (r->split)
+		r->ok = impl_crypt(r->impl, r->k, r->mode, r->enc, r->state,
+				   r->dst, r->src, r->split) == 0;
+	if (r->ok)
+		r->ok = impl_crypt(r->impl, r->k, r->mode, r->enc, r->state,
+				   r->dst + r->split, r->src + r->split,
+				   r->len - r->split) == 0;
+}
+
+/*
  * Run @v through @impl in direction @enc, with the given buffer layout,
- * and compare with the expected output.  Returns true on a match.
+ * and compare with the expected output and the guards.  Returns true if
+ * all match.
  */
 static bool run_one(const struct sm4_test_impl *impl, const struct sm4_vec *v,
 		    bool enc, bool in_place, unsigned int offset,
@@ -239,10 +352,12 @@ static bool run_one(const struct sm4_test_impl *impl, const struct sm4_vec *v,
 {
 	const u8 *in = enc ? v->pt : v->ct;
 	const u8 *expect = enc ? v->ct : v->pt;
-	struct guarded gsrc, gdst;
+	struct guarded gsrc, gdst, *gd;
 	u8 *src, *dst;
 	u8 state[SM4_BLOCK_SIZE];
 	struct keys k;
+	struct request r;
+	long at;
 	bool ok;
 
 	/* Flush against the guard page after or before the buffer. */
@@ -250,20 +365,48 @@ static bool run_one(const struct sm4_test_impl *impl, const struct sm4_vec *v,
 	src = gsrc.buf;
 	if (in_place) {
 		dst = src;
+		gd = &gsrc;
 	} else {
 		guarded_alloc(&gdst, v->len, offset % 3 == 1, (offset ^ 5) % 16);
 		dst = gdst.buf;
+		gd = &gdst;
+		guard_fill(&gdst, dst, v->len);
 	}
 	memcpy(src, in, v->len);
+	guard_fill(&gsrc, src, v->len);
 	ok = impl_setkey(impl, &k, v->mode, v->key) == 0;
 	impl_start(impl, &k, v->mode, v->iv, state);
-	if (ok && split)
-		ok = impl_crypt(impl, &k, v->mode, enc, state, dst, src,
-				split) == 0;
-	if (ok)
-		ok = impl_crypt(impl, &k, v->mode, enc, state, dst + split,
-				src + split, v->len - split) == 0;
+	r = (struct request){ .impl = impl, .k = &k, .mode = v->mode,
+			      .enc = enc, .state = state, .dst = dst,
+			      .src = src, .len = v->len, .split = split };
+	if (ok && memwatch_run(request_run, &r)) {
+		n_faults++;
+		guard_blame(impl->name);
+		fprintf(stderr, "guard: %s faulted (a guard page next to its buffers)\n",
+			impl->name);
+		ok = false;
+	} else {
+		ok = ok && r.ok;
+	}
 	ok = ok && memcmp(dst, expect, v->len) == 0;
+
+	n_guarded++;
+	if (guard_changed(gd, dst, v->len, NULL, &at)) {
+		n_overruns++;
+		guard_blame(impl->name);
+		fprintf(stderr, "guard: %s wrote outside its output: byte %+ld from the %s\n",
+			impl->name, at < 0 ? at : at - (long)v->len,
+			at < 0 ? "start" : "end");
+		ok = false;
+	}
+	n_out_of_place += !in_place;
+	if (!in_place && guard_changed(&gsrc, src, v->len, in, &at)) {
+		n_src_changed++;
+		guard_blame(impl->name);
+		fprintf(stderr, "guard: %s modified its source: byte %+ld from its start\n",
+			impl->name, at);
+		ok = false;
+	}
 	if (!ok) {
 		fprintf(stderr, "mismatch: %s %s %s len=%u in_place=%d offset=%u split=%u\n",
 			impl->name, sm4_vec_mode_names[v->mode],
@@ -825,8 +968,12 @@ int main(int argc, char **argv)
 			vectors = argv[++i];
 		else if (!strcmp(argv[i], "--impl") && i + 1 < argc)
 			only_impl = argv[++i];
-		else if (!strcmp(argv[i], "--with-broken"))
-			register_broken();
+		else if (!strcmp(argv[i], "--with-broken") ||
+			 !strncmp(argv[i], "--with-broken=", 14)) {
+			if (register_broken(argv[i][13] ? argv[i] + 14 :
+					    "bitflip") < 0)
+				goto usage;
+		}
 #if defined(__x86_64__)
 		else if (!strcmp(argv[i], "--emulate-gfni")) {
 			__builtin_cpu_init();
@@ -839,7 +986,8 @@ int main(int argc, char **argv)
 		}
 #endif
 		else {
-			fprintf(stderr, "usage: %s [--cases N] [--seed S] [--vectors FILE] [--impl NAME] [--with-broken] [--emulate-gfni]\n",
+usage:
+			fprintf(stderr, "usage: %s [--cases N] [--seed S] [--vectors FILE] [--impl NAME] [--with-broken[=bitflip|overrun|srcwrite]] [--emulate-gfni]\n",
 				argv[0]);
 			return 2;
 		}
@@ -878,6 +1026,10 @@ int main(int argc, char **argv)
 		printf("NOTE: %lu GFNI instructions emulated\n",
 		       sm4_gfni_emu_count);
 #endif
+	report(!n_overruns && !n_src_changed && !n_faults,
+	       "guard: %lu of %lu requests wrote outside their output buffer, %lu of %lu out-of-place requests modified their source, %lu faulted%s%s",
+	       n_overruns, n_guarded, n_src_changed, n_out_of_place, n_faults,
+	       guard_culprits[0] ? ": by" : "", guard_culprits);
 	printf("%u passed, %u failed\n", n_passed, n_failed);
 	return n_failed ? 1 : 0;
 }
