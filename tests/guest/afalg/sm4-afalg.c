@@ -16,7 +16,9 @@
  * random points, in place in the user buffer, spliced pages (the kernel
  * then works in place on the very pages it writes), scattered iovecs
  * and several receives that continue one chained stream.  Buffers are
- * placed at unaligned offsets and across page boundaries.
+ * placed at unaligned offsets and across page boundaries, between guard
+ * bytes that must stay unchanged, and an out-of-place request must leave
+ * its source as it was.
  *
  * Every check prints a "PASS: " or "FAIL: " line; the last line of
  * every invocation is "N passed, N failed", and the exit status is
@@ -776,6 +778,101 @@ static int run_request(int op, struct request *r, const uint8_t *in,
 
 /* ---- Buffers -------------------------------------------------------- */
 
+/*
+ * Guard bytes: GUARD bytes of a pattern before (as far as the buffer
+ * allows) and after every buffer a request reads or writes, checked
+ * after it; an out-of-place request must
+ * also leave its source unchanged.  The kernel writes the output straight
+ * into the pages of the receive buffer, so a driver that writes past its
+ * output shows up here.
+ */
+#define GUARD		64
+#define GUARD_FAILED	(-EFAULT)
+
+static unsigned long n_guarded, n_overruns, n_out_of_place, n_src_changed;
+
+static uint8_t guard_byte(size_t i)
+{
+	return (uint8_t)(0x5a ^ (i * 29));
+}
+
+/* Fill the guards around [@off, @off + @len) of @buf. */
+static void guard_fill(uint8_t *buf, size_t off, size_t len)
+{
+	size_t i;
+
+	for (i = off > GUARD ? off - GUARD : 0; i < off; i++)
+		buf[i] = guard_byte(i);
+	for (i = off + len; i < off + len + GUARD; i++)
+		buf[i] = guard_byte(i);
+}
+
+/*
+ * The first changed guard byte around [@off, @off + @len) of @buf, as an
+ * offset from the start (negative) or from the end (>= 0) of the data;
+ * false if none changed.
+ */
+static bool guard_changed(const uint8_t *buf, size_t off, size_t len,
+			  long *where)
+{
+	size_t i;
+
+	for (i = off > GUARD ? off - GUARD : 0; i < off; i++)
+		if (buf[i] != guard_byte(i)) {
+			*where = (long)i - (long)off;
+			return true;
+		}
+	for (i = off + len; i < off + len + GUARD; i++)
+		if (buf[i] != guard_byte(i)) {
+			*where = (long)(i - off - len);
+			return true;
+		}
+	return false;
+}
+
+/*
+ * Check the guards of a finished request; on a violation, say so in
+ * r->shape and return GUARD_FAILED.
+ */
+static int guard_check(struct request *r, const uint8_t *in, size_t len,
+		       const uint8_t *a, size_t off_in, const uint8_t *b,
+		       size_t off_out, bool in_place)
+{
+	size_t used = strlen(r->shape), i;
+	long where;
+
+	n_guarded++;
+	if (guard_changed(in_place ? a : b, off_out, len, &where)) {
+		n_overruns++;
+		snprintf(r->shape + used, sizeof(r->shape) - used,
+			 " [guard: wrote outside the output, byte %+ld from its %s]",
+			 where, where < 0 ? "start" : "end");
+		return GUARD_FAILED;
+	}
+	if (in_place)
+		return 0;
+	n_out_of_place++;
+	for (i = 0; i < len && a[off_in + i] == in[i]; i++)
+		;
+	if (i < len || guard_changed(a, off_in, len, &where)) {
+		n_src_changed++;
+		snprintf(r->shape + used, sizeof(r->shape) - used,
+			 " [guard: the source changed, byte %+ld]",
+			 i < len ? (long)i : where < 0 ? where : (long)len + where);
+		return GUARD_FAILED;
+	}
+	return 0;
+}
+
+/* The PASS/FAIL lines of the guard checks of command @cmd. */
+static void guard_report(const char *cmd)
+{
+	result(!n_overruns, "%s: guard bytes: %lu of %lu requests wrote outside their output buffer",
+	       cmd, n_overruns, n_guarded);
+	result(!n_src_changed, "%s: guard bytes: %lu of %lu out-of-place requests changed their source",
+	       cmd, n_src_changed, n_out_of_place);
+}
+
 struct bufs {
 	uint8_t *a, *b;
 	size_t size;
@@ -785,7 +882,8 @@ static long page_size;
 
 static void bufs_init(struct bufs *bf, size_t maxlen)
 {
-	size_t size = ((maxlen + 2 * page_size) / page_size + 1) * page_size;
+	size_t size = ((maxlen + 2 * page_size + 2 * GUARD) / page_size + 1) *
+		      page_size;
 
 	bf->a = mmap(NULL, size, PROT_READ | PROT_WRITE,
 		     MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
@@ -832,6 +930,7 @@ static int process(int op, struct request *r, struct bufs *bf,
 {
 	size_t off_in = 0, off_out = 0;
 	uint8_t *src, *dst;
+	bool in_place;
 	size_t used;
 	int err;
 
@@ -848,16 +947,22 @@ static int process(int op, struct request *r, struct bufs *bf,
 		off_out = rnd_offset(rng);
 		break;
 	}
+	in_place = r->variant == V_INPLACE || r->variant == V_SPLICE;
 	src = bf->a + off_in;
-	dst = (r->variant == V_INPLACE || r->variant == V_SPLICE) ?
-	      src : bf->b + off_out;
+	dst = in_place ? src : bf->b + off_out;
 	memcpy(src, in, len);
-	if (dst != src)
+	guard_fill(bf->a, off_in, len);
+	if (!in_place) {
 		memset(dst, 0xa5, len);
+		guard_fill(bf->b, off_out, len);
+	}
 	err = run_request(op, r, src, dst, len, rng);
 	used = strlen(r->shape);
 	snprintf(r->shape + used, sizeof(r->shape) - used,
 		 " off %zu/%zu", off_in, off_out);
+	if (!err)
+		err = guard_check(r, in, len, bf->a, off_in, bf->b, off_out,
+				  in_place);
 	*outp = dst;
 	return err;
 }
@@ -1356,6 +1461,8 @@ static int cmd_check(int argc, char **argv)
 		struct check_stats st = { 0 };
 		uint64_t rng = seed ^ (uint64_t)i << 32;
 		char drv[NAME_LEN], what[96];
+		unsigned long overruns0 = n_overruns;
+		unsigned long src_changed0 = n_src_changed;
 		double t0 = now();
 		long k, count;
 		int tfm;
@@ -1386,14 +1493,17 @@ static int cmd_check(int argc, char **argv)
 			result(false, "check %s: no %s vectors in %s", t->name,
 			       mode_names[t->mode], path);
 		else if (st.failures)
-			result(false, "check %s [%s]: %lu of %lu cases failed: %lu mismatches, %lu request errors",
+			result(false, "check %s [%s]: %lu of %lu cases failed: %lu mismatches, %lu request errors (%lu wrote outside the output, %lu changed the source)",
 			       t->name, drv, st.failures, st.cases,
-			       st.mismatches, st.errors);
+			       st.mismatches, st.errors,
+			       n_overruns - overruns0,
+			       n_src_changed - src_changed0);
 		else
 			result(true, "check %s %lu cases [%s] (%lu requests%s, %.1f s)",
 			       t->name, st.cases, drv, st.ops,
 			       variant_counts(&st), now() - t0);
 	}
+	guard_report("check");
 	bufs_free(&bf);
 	return 0;
 }
@@ -1579,6 +1689,7 @@ static int cmd_cross(int argc, char **argv)
 	}
 	if (!compared)
 		result(false, "cross: no mode had two drivers to compare");
+	guard_report("cross");
 	free(v.pt);
 	free(ref);
 	free(res);

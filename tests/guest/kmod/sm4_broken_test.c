@@ -25,13 +25,19 @@
  * ECB call with which XTS derives its tweak, so the XTS self-test does
  * not depend on whether ECB was tested first.  corrupt_from=0 never
  * corrupts: a correct driver, to show that the broken-run checks fail
- * when nothing is broken.
+ * when nothing is broken. *
+ * overrun_from=N (default 0: never): once tested, bulk calls of at least
+ * N blocks also change the byte right after their output if it lies in
+ * the same page, which in an AF_ALG receive is the user's buffer: with
+ * corrupt_from=0 a driver whose results are right but which writes past
+ * its output, for sm4-afalg's guard bytes to catch.
  */
 
 #define pr_fmt(fmt) "sm4-broken: " fmt
 
 #include <linux/module.h>
 #include <linux/init.h>
+#include <linux/mm.h>
 #include <sm4/glue.h>
 
 #define SM4_BROKEN_PRIORITY	9000
@@ -40,6 +46,11 @@ static unsigned int corrupt_from = 2;
 module_param(corrupt_from, uint, 0444);
 MODULE_PARM_DESC(corrupt_from,
 		 "corrupt bulk calls of at least this many blocks once the algorithm passed its self-test (0: never)");
+
+static unsigned int overrun_from;
+module_param(overrun_from, uint, 0444);
+MODULE_PARM_DESC(overrun_from,
+		 "write one byte past the output of bulk calls of at least this many blocks once tested (0: never)");
 
 static const struct sm4_mode_ops sm4_broken_ops;
 
@@ -56,11 +67,14 @@ static void sm4_broken_flip(enum sm4_mode mode, u8 *dst,
 			    unsigned int nblocks)
 {
 	const struct crypto_alg *alg = &sm4_broken_driver.algs[mode].alg.base;
+	u8 *end = dst + nblocks * SM4_BLOCK_SIZE;
 
-	if (!corrupt_from || nblocks < corrupt_from ||
-	    !(READ_ONCE(alg->cra_flags) & CRYPTO_ALG_TESTED))
+	if (!(READ_ONCE(alg->cra_flags) & CRYPTO_ALG_TESTED))
 		return;
-	dst[(corrupt_from - 1) * SM4_BLOCK_SIZE + 7] ^= 0x20;
+	if (corrupt_from && nblocks >= corrupt_from)
+		dst[(corrupt_from - 1) * SM4_BLOCK_SIZE + 7] ^= 0x20;
+	if (overrun_from && nblocks >= overrun_from && offset_in_page(end))
+		*end ^= 0x5a;
 }
 
 static void sm4_broken_ecb(const u32 *rk, u8 *dst, const u8 *src,
@@ -117,12 +131,8 @@ static int __init sm4_broken_init(void)
 		sm4_skcipher_unregister(&sm4_broken_driver);
 		return -ENODEV;
 	}
-	if (corrupt_from)
-		pr_info("registered <mode>-sm4-broken for all five modes, priority %d, corrupting calls of >= %u blocks once tested\n",
-			SM4_BROKEN_PRIORITY, corrupt_from);
-	else
-		pr_info("registered <mode>-sm4-broken for all five modes, priority %d, corrupting nothing (corrupt_from=0)\n",
-			SM4_BROKEN_PRIORITY);
+	pr_info("registered <mode>-sm4-broken for all five modes, priority %d, once tested corrupting calls of >= %u blocks, overrunning calls of >= %u blocks (0: none)\n",
+		SM4_BROKEN_PRIORITY, corrupt_from, overrun_from);
 	return 0;
 }
 
