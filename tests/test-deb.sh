@@ -469,16 +469,6 @@ host_purge
 
 # --- 3. trixie (6.12 headers) ------------------------------------------
 
-MOUNTS=()
-unmount_all()
-{
-	local i
-
-	for ((i = ${#MOUNTS[@]} - 1; i >= 0; i--)); do
-		umount "${MOUNTS[i]}" 2>/dev/null || umount -l "${MOUNTS[i]}"
-	done
-	MOUNTS=()
-}
 trap unmount_all EXIT
 trap 'exit 130' INT TERM
 

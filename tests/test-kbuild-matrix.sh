@@ -24,23 +24,18 @@ SUITES=("$@")
 [ ${#SUITES[@]} -gt 0 ] || SUITES=(trixie sid)
 rc=0
 
-# Mounts made by this script, unmounted on any exit, after the build
-# that may be running in them (its own process group) is stopped.
-MOUNTS=()
+# Mounts made by this script (MOUNTS, common.sh), unmounted on any exit,
+# after the build that may be running in them (its own process group) is
+# stopped.
 BUILD_PID=
 cleanup()
 {
-	local i
-
 	if [ -n "$BUILD_PID" ]; then
 		kill -TERM -- "-$BUILD_PID" 2>/dev/null
 		wait "$BUILD_PID" 2>/dev/null
 		BUILD_PID=
 	fi
-	for ((i = ${#MOUNTS[@]} - 1; i >= 0; i--)); do
-		umount "${MOUNTS[i]}" 2>/dev/null || umount -l "${MOUNTS[i]}"
-	done
-	MOUNTS=()
+	unmount_all
 }
 trap cleanup EXIT
 trap 'exit 130' INT TERM

@@ -4,7 +4,7 @@
 #
 # Provides: REPO_ROOT, CACHE, log/die, run_timeout, ensure_pkgs, detect_kver,
 # deb_arch, kernel_flavour, ensure_foreign_arch, apt_download, unpack_deb,
-# host_suite, suite_apt, suite_download.
+# host_suite, suite_apt, suite_download, MOUNTS/unmount_all.
 
 # shellcheck shell=bash
 
@@ -268,4 +268,18 @@ suite_download()
 	fi
 	[ -n "$f" ] || die "no .deb for $pkg in $dir"
 	echo "$f"
+}
+
+# Mounts made by a script: append each mount point to MOUNTS after
+# mounting it; unmount_all (e.g. from an EXIT trap) unmounts them in
+# reverse order, lazily if a plain umount fails.
+MOUNTS=()
+unmount_all()
+{
+	local i
+
+	for ((i = ${#MOUNTS[@]} - 1; i >= 0; i--)); do
+		umount "${MOUNTS[i]}" 2>/dev/null || umount -l "${MOUNTS[i]}"
+	done
+	MOUNTS=()
 }
