@@ -87,7 +87,7 @@ build()
 	dir=$BDIR/$arch
 	log=$chr$BDIR/$arch.log
 	mkdir -p "$chr$dir"
-	(cd "$ROOT" && git ls-files -co --exclude-standard -- Kbuild Makefile \
+	(cd "$ROOT" && git ls-files -co --exclude-standard -- Kbuild Makefile dkms.conf \
 		lib crypto include arch |
 		while read -r f; do [ -e "$f" ] && echo "$f"; done |
 		cpio -pdm --quiet "$chr$dir")
