@@ -76,7 +76,7 @@ dkms_conf_modules()
 # own modinfo is used).  One PASS or FAIL line.
 check_installed()
 {
-	local root=$1 kver=$2 want=$3 inst m ko vm bad= have
+	local root=$1 kver=$2 want=$3 inst m ko vm bad='' have
 
 	if [ -z "$want" ]; then
 		fail "$kver: no module list to check"
