@@ -30,6 +30,11 @@
 #                        the host's suite)
 #   --kver KVER          Debian kernel ABI, host suite only (default: the
 #                        installed linux-headers-amd64)
+#   --modules-dir DIR    boot this project's modules from DIR (*.ko or
+#                        *.ko.xz, e.g. what DKMS installed) instead of the
+#                        ones built here, installed as updates/dkms; every
+#                        file's vermagic must be the booted kernel's (the
+#                        test modules and tcrypt are still built here)
 #   --seed N             seed of the test vectors (default: random)
 #   --stress-seconds N   duration of part 6 (20)
 #   --tcrypt-sec N       tcrypt speed runs (part 9, demo): sec=N
@@ -52,6 +57,7 @@ BROKEN=0
 BROKEN_ARGS=
 KVER=
 SUITE=
+MODULES_DIR=
 SEED=
 STRESS_SECONDS=20
 STRESS_WORKERS=4
@@ -63,7 +69,7 @@ VERBOSE=0
 
 usage()
 {
-	sed -n '4,36p' "$0" | sed 's/^# \{0,1\}//' >&2
+	awk 'NR >= 4 && !/^#/ { exit } NR >= 4' "$0" | sed 's/^# \{0,1\}//' >&2
 	exit 2
 }
 
@@ -77,6 +83,7 @@ while [ $# -gt 0 ]; do
 	--broken-args) BROKEN_ARGS=$2; shift 2 ;;
 	--kver) KVER=$2; shift 2 ;;
 	--suite) SUITE=$2; shift 2 ;;
+	--modules-dir) MODULES_DIR=$2; shift 2 ;;
 	--seed) SEED=$2; shift 2 ;;
 	--stress-seconds) STRESS_SECONDS=$2; shift 2 ;;
 	--tcrypt-sec) TCRYPT_SEC=$2; shift 2 ;;
@@ -264,6 +271,19 @@ else
 	echo "INFO: $ARCH $SUITE kernel $KREL, cpu $CPU, parts $PARTS, $CASES cases/mode, seed $SEED, work dir $WORK"
 	pass "modules built for $KREL: $(grep -c . "$WORK/modules.list") .ko files ($(tr '\n' ' ' <"$WORK/modules.list"))"
 fi
+if [ -n "$MODULES_DIR" ]; then
+	[ -d "$MODULES_DIR" ] || setup_fail "--modules-dir $MODULES_DIR: no such directory"
+	n=0
+	for ko in "$MODULES_DIR"/*.ko "$MODULES_DIR"/*.ko.xz; do
+		[ -e "$ko" ] || continue
+		vm=$(modinfo -F vermagic "$ko" 2>/dev/null | cut -d' ' -f1)
+		[ "$vm" = "$KREL" ] ||
+			setup_fail "--modules-dir: $ko is for kernel '${vm:-?}', the guest boots $KREL"
+		n=$((n + 1))
+	done
+	[ $n -gt 0 ] || setup_fail "--modules-dir $MODULES_DIR holds no .ko or .ko.xz file"
+	pass "--modules-dir: $n prebuilt modules for $KREL from $MODULES_DIR"
+fi
 step_done "build modules"
 
 step "fetching Debian's kernel image $KREL ($SUITE)"
@@ -360,7 +380,12 @@ if [ -n "$ko" ]; then
 			DISTRO_TCRYPT_MODES="$DISTRO_TCRYPT_MODES${DISTRO_TCRYPT_MODES:+,}$x"
 	done
 fi
-cp "$WORK"/modules/modules/*.ko "$MODS_STAGE/updates/"
+if [ -n "$MODULES_DIR" ]; then
+	mkdir -p "$MODS_STAGE/updates/dkms"
+	cp "$MODULES_DIR"/*.ko* "$MODS_STAGE/updates/dkms/"
+else
+	cp "$WORK"/modules/modules/*.ko "$MODS_STAGE/updates/"
+fi
 cp "$WORK"/modules/extra/*.ko "$STAGE/opt/sm4/kmod/" 2>/dev/null
 [ -n "$TCRYPT_KO" ] && cp "$TCRYPT_KO" "$STAGE/opt/sm4/tcrypt/"
 depmod -b "$STAGE" "$KREL" || setup_fail "depmod of the staged modules"

@@ -222,9 +222,10 @@ project_modules()
 
 	echo sm4
 	echo sm4_generic
-	for f in "$MODDIR"/updates/*.ko; do
-		[ -e "$f" ] || continue
-		n=$(basename "$f" .ko)
+	for f in $(find "$MODDIR/updates" -name '*.ko' -o -name '*.ko.xz' | sort); do
+		n=$(basename "$f")
+		n=${n%.xz}
+		n=${n%.ko}
 		case $n in
 		sm4|sm4_generic) ;;
 		*) echo "$n" ;;
