@@ -88,8 +88,44 @@
 	sm4_ce_crypt 0, 1, 2, 3, 4, 5, 6, 7
 .endm
 
-#define SM4_FN(name)	sm4_ce_ ## name
+/*
+ * The bulk functions are sm4_ce_bulk_<mode>: upstream's sm4-ce.ko exports
+ * sm4_ce_cbc_enc with another argument order (below).
+ */
+#define SM4_FN(name)	sm4_ce_bulk_ ## name
 #include "sm4-modes.S"
+
+/*
+ * The helpers upstream's sm4-ce.ko exports to sm4-ce-ccm and sm4-ce-gcm,
+ * with upstream's prototypes (see sm4-ce.h); called directly, inside the
+ * caller's SIMD section.
+ *
+ * void sm4_ce_crypt_block(const u32 *rkey, u8 *dst, const u8 *src);
+ */
+SYM_FUNC_START(sm4_ce_crypt_block)
+	sm4_load_state
+	ld1	{v0.16b}, [x2]
+	sm4_crypt1
+	st1	{v0.16b}, [x1]
+	ret
+SYM_FUNC_END(sm4_ce_crypt_block)
+
+/*
+ * void sm4_ce_cbc_enc(const u32 *rkey_enc, u8 *dst, const u8 *src,
+ *		       u8 *iv, unsigned int nblocks);
+ *
+ * CBC encryption of @nblocks blocks, @iv updated to the last ciphertext
+ * block: sm4_ce_bulk_cbc_enc with the last two arguments swapped.  No
+ * blocks, nothing done.
+ */
+SYM_FUNC_START(sm4_ce_cbc_enc)
+	cbz	w4, 0f
+	mov	x5, x3
+	mov	w3, w4
+	mov	x4, x5
+	b	sm4_ce_bulk_cbc_enc
+0:	ret
+SYM_FUNC_END(sm4_ce_cbc_enc)
 
 /*
  * void sm4_ce_expand_key(const u8 *key, u32 *rkey_enc, u32 *rkey_dec,
