@@ -22,9 +22,15 @@
 
 SM4_DEFINE_MODE_OPS(sm4_ce_ops, sm4_ce_bulk);
 
-/* Upstream exports these three with EXPORT_SYMBOL. */
+/*
+ * Defined in sm4-ce-core.S and declared in sm4-ce.h; upstream exports
+ * them with EXPORT_SYMBOL.
+ */
+/* used by sm4-ce-cipher, sm4-ce-ccm and sm4-ce-gcm */
 EXPORT_SYMBOL(sm4_ce_expand_key);
+/* used by sm4-ce-cipher, sm4-ce-ccm and sm4-ce-gcm */
 EXPORT_SYMBOL(sm4_ce_crypt_block);
+/* no in-tree user in 6.12 or 7.2, exported by upstream all the same */
 EXPORT_SYMBOL(sm4_ce_cbc_enc);
 
 static struct sm4_skcipher_driver sm4_ce_driver = {
