@@ -12,6 +12,9 @@
 #                         configuration) into $CACHE/upstream-src/SERIES
 #                         once, and print the directory (a kernel tree
 #                         holding only those files).
+#   suite_download SUITE PKG DIR
+#                         download PKG (amd64 or all) from Debian SUITE
+#                         into DIR once, print the .deb's path.
 
 # shellcheck shell=bash
 
@@ -47,10 +50,28 @@ _suite_apt()
 		-o APT::Sandbox::User=root "$@"
 }
 
+suite_download()
+{
+	local suite=$1 pkg=$2 dir=$3 deb
+
+	mkdir -p "$dir"
+	deb=$(ls "$dir/${pkg}_"*_all.deb "$dir/${pkg}_"*_amd64.deb 2>/dev/null | tail -n1)
+	if [ -z "$deb" ]; then
+		log "downloading $pkg from $suite"
+		_suite_apt "$suite" update >&2 ||
+			die "apt-get update for $suite failed or timed out"
+		(cd "$dir" && _suite_apt "$suite" download "$pkg" >&2) ||
+			die "downloading $pkg from $suite failed or timed out"
+		deb=$(ls "$dir/${pkg}_"*_all.deb "$dir/${pkg}_"*_amd64.deb 2>/dev/null | tail -n1)
+	fi
+	[ -n "$deb" ] || die "no .deb of $pkg in $dir"
+	echo "$deb"
+}
+
 # _upstream_tarball SERIES: print the path of linux-source-SERIES.tar.xz.
 _upstream_tarball()
 {
-	local series=$1 suite deb dir="$CACHE/debs" tar
+	local series=$1 suite deb tar
 
 	suite=$(_upstream_suite "$series")
 	if [ "$suite" = bookworm ]; then
@@ -58,16 +79,7 @@ _upstream_tarball()
 		echo "/usr/src/linux-source-$series.tar.xz"
 		return
 	fi
-	mkdir -p "$dir"
-	deb=$(ls "$dir/linux-source-${series}_"*_all.deb 2>/dev/null | tail -n1)
-	if [ -z "$deb" ]; then
-		log "downloading linux-source-$series from $suite"
-		_suite_apt "$suite" update >&2 ||
-			die "apt-get update for $suite failed or timed out"
-		(cd "$dir" && _suite_apt "$suite" download "linux-source-$series" >&2) ||
-			die "downloading linux-source-$series from $suite failed or timed out"
-		deb=$(ls "$dir/linux-source-${series}_"*_all.deb | tail -n1)
-	fi
+	deb=$(suite_download "$suite" "linux-source-$series" "$CACHE/debs") || exit 1
 	tar="$CACHE/upstream-src/$series/linux-source-$series.tar.xz"
 	if [ ! -e "$tar" ]; then
 		mkdir -p "${tar%/*}"
