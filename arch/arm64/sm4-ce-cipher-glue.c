@@ -2,9 +2,11 @@
 /*
  * sm4-ce-cipher: the single-block cipher "sm4" (driver "sm4-ce") with the
  * arm64 SM4 Crypto Extensions, under the module name upstream gives it.
- * It runs on the helpers exported by this project's sm4-ce.ko and
- * registers through the shared glue of sm4_generic.ko, which falls back
- * to the portable code where SIMD is not usable.
+ * Like upstream's it needs no other SM4 driver module: it has its own
+ * copy of the SM4E block code (sm4-ce-cipher-core.S, the sm4-ce.h
+ * functions, not exported from here), and registers through the shared
+ * glue of sm4_generic.ko, which falls back to the portable code where
+ * SIMD is not usable.
  */
 
 #include <linux/module.h>
