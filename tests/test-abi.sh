@@ -16,6 +16,19 @@
 #            the helpers sm4-ce-ccm and sm4-ce-gcm call (from 6.2 on;
 #            a series whose sm4-ce exports nothing is a SKIP).
 #
+# Distribution check (SM4_ABI_DISTRO, default "6.1-x86_64 6.12-arm64
+# 7.2-arm64"): tests/lib/build-upstream-sm4.sh builds all of upstream's
+# SM4 modules and an upstream-built user of <crypto/sm4.h> for that
+# kernel; they are installed into a scratch module tree as a distribution
+# would (kernel/, extra/), ours into updates/, and depmod -e runs over it
+# with the kernel's Module.symvers: no module may disagree about the
+# version of a symbol or miss one, every name we ship must resolve to
+# ours, upstream's remaining users (sm4-ce-ccm, sm4-ce-gcm, the test
+# module) must depend on our modules only, and every SM4 crypto alias
+# must lead to ours.  Nothing is loaded.  On 6.1 x86_64 the same tree
+# with the sized-declaration sm4.ko of the self-test must make depmod
+# report crypto_sm4_fk.
+#
 # Self-test: on the first series and architecture the library is built
 # once more with sized array declarations in include/sm4/sm4.h (the
 # defect this test was written for); the comparison must fail and name
@@ -31,6 +44,8 @@ ROOT=$(cd "$(dirname "$0")/.." && pwd)
 SERIES=("$@")
 [ ${#SERIES[@]} -gt 0 ] || SERIES=(6.1 6.12 7.2)
 ARCHES=${SM4_ABI_ARCHES:-x86_64 arm64}
+DISTRO=${SM4_ABI_DISTRO-6.1-x86_64 6.12-arm64 7.2-arm64}
+KDIR_HOST=		# the headers of the current build, as the host sees them
 WORK="$CACHE/abi"
 npass=0
 nfail=0
@@ -153,8 +168,108 @@ build_and_compare()
 	else
 		skip "$label sm4-ce: upstream's sm4-ce exports nothing on this kernel (no sm4-ce-ccm/gcm users)"
 	fi
-	[ -n "$SELFTEST_DONE" ] ||
+	if [ -z "$SELFTEST_DONE" ]; then
 		selftest "$label" "$hdir" "$rdir" "$ours" "${run[@]}"
+		FAULT_SM4=$hdir/fault/sm4.ko
+	fi
+	case " $DISTRO " in
+	*" $SERIES_NOW-$arch "*)
+		distro_check "$label" "$hdir" "$hdir/$ours"
+		;;
+	esac
+}
+
+# distro_check LABEL HDIR OURS: the scratch "distribution with SM4" of the
+# header comment, for the headers in $KDIR_HOST and our modules in OURS.
+FAULT_SM4=
+distro_check()
+{
+	local label="$1 distro" hdir=$2 ours=$3 root kver mdir n rel d m bad
+	local out="$2/upstream"
+
+	if ! SM4_CHROOT_LOCKED=1 bash "$ROOT/tests/lib/build-upstream-sm4.sh" \
+			"$KDIR_HOST" "$out" >"$hdir/upstream.log" 2>&1; then
+		fail "$label: building upstream's SM4 modules failed (log: $hdir/upstream.log)"
+		tail -n 10 "$hdir/upstream.log"
+		return
+	fi
+	root=$hdir/distro
+	kver=$SERIES_NOW.0-sm4-distro
+	mdir=$root/lib/modules/$kver
+	rm -rf "$root"
+	mkdir -p "$mdir/updates"
+	while read -r n rel; do
+		mkdir -p "$mdir/${rel%/*}"
+		cp "$out/modules/$n.ko" "$mdir/$rel"
+	done <"$out/modules.list"
+	cp "$ours"/*.ko "$mdir/updates/"
+	if distro_depmod "$root" "$kver"; then
+		pass "$label: depmod -e: no symbol version disagreement, no unknown symbol"
+	else
+		fail "$label: depmod -e complains (above)"
+	fi
+	while read -r n rel; do
+		if [ -e "$mdir/updates/$n.ko" ]; then
+			if grep -q "^updates/$n\.ko:" "$mdir/modules.dep" &&
+					! grep -q "^$rel:" "$mdir/modules.dep"; then
+				pass "$label: $n resolves to ours, upstream's $rel is shadowed"
+			else
+				fail "$label: $n: upstream's $rel is not shadowed by updates/$n.ko"
+			fi
+			continue
+		fi
+		d=$(sed -n "s|^$rel: *||p" "$mdir/modules.dep")
+		bad=
+		for m in $d; do
+			case $m in updates/*) ;; *) bad="$bad $m" ;; esac
+		done
+		if grep -q "^$rel:" "$mdir/modules.dep" && [ -n "$d" ] && [ -z "$bad" ]; then
+			pass "$label: upstream-built $n runs on ours: $d"
+		else
+			fail "$label: upstream-built $n depends on${bad:- nothing of ours}"
+		fi
+	done <"$out/modules.list"
+	# Every SM4 crypto alias, with the file of the module it names.
+	set -- $(awk 'NR == FNR {
+			sub(/:.*/, ""); b = $0; sub(/.*\//, "", b)
+			sub(/\.ko.*$/, "", b); gsub("-", "_", b); path[b] = $0; next
+		}
+		$1 == "alias" && $2 ~ /^crypto-.*sm4/ {
+			n++; p = path[$3]
+			if (p !~ /^updates\// && p !~ /\/sm4-ce-(ccm|gcm)\.ko$/)
+				bad = bad " " $2 "->" (p == "" ? $3 : p)
+		}
+		END { print n + 0, bad }' "$mdir/modules.dep" "$mdir/modules.alias")
+	n=$1
+	shift
+	if [ "$n" -gt 0 ] && [ $# -eq 0 ]; then
+		pass "$label: all $n SM4 crypto aliases lead to our modules (or upstream's unshadowed AEADs)"
+	else
+		fail "$label: $n SM4 crypto aliases, leading elsewhere:${*:- none}"
+	fi
+	if [ -n "$FAULT_SM4" ] && [ "$SERIES_NOW-$arch_now" = 6.1-x86_64 ]; then
+		cp "$FAULT_SM4" "$mdir/updates/sm4.ko"
+		if ! distro_depmod "$root" "$kver" >"$hdir/distro-fault.out" &&
+				grep -q 'disagrees about version of symbol crypto_sm4_fk' "$hdir/distro-fault.out"; then
+			pass "abi self-test: depmod reports the sized-declaration sm4.ko: $(grep -m1 -o 'sm4_upstream_abi_test.ko disagrees about version of symbol crypto_sm4_[a-z]*' "$hdir/distro-fault.out")"
+		else
+			fail "abi self-test: depmod did not report the sized-declaration sm4.ko"
+		fi
+	fi
+}
+
+# distro_depmod ROOT KVER: depmod -e over the scratch tree with the
+# kernel's Module.symvers; returns 1, printing its complaints, if a module
+# disagrees about a symbol version or misses a symbol.
+distro_depmod()
+{
+	local w
+
+	w=$(depmod -b "$1" -e -E "$KDIR_HOST/Module.symvers" "$2" 2>&1 |
+		grep -E 'disagrees about version|unknown symbol|needs unknown')
+	[ -z "$w" ] && return 0
+	echo "$w" | sed "s|$1/lib/modules/$2/||" | head -n 20
+	return 1
 }
 
 # selftest LABEL HDIR RDIR OURS MAKE...: a sized declaration of the
@@ -214,6 +329,7 @@ host_series()
 		[ "$arch" = arm64 ] &&
 			margs=(ARCH=arm64 CROSS_COMPILE=aarch64-linux-gnu-)
 		stage_refs "$up" "$dir" "$arch"
+		SERIES_NOW=$series arch_now=$arch KDIR_HOST=$kdir
 		build_and_compare "abi $series $arch (${kdir##*/linux-headers-})" \
 			"$dir" "$dir" "$arch" bm/src \
 			nice make -C "$kdir" -j"$(nproc)" "${margs[@]}"
@@ -269,6 +385,7 @@ chroot_series()
 		esac
 		stage_refs "$up" "$chr/sm4-abi/$arch" "$arch"
 		stage_ours "$chr/sm4-abi/$arch"
+		SERIES_NOW=$series arch_now=$arch KDIR_HOST=$chr$kdir
 		build_and_compare "abi $series $arch (${kdir#/usr/src/linux-headers-})" \
 			"$chr/sm4-abi/$arch" "/sm4-abi/$arch" "$arch" ours \
 			nice chroot "$chr" make -C "$kdir" -j"$(nproc)" "${margs[@]}"

@@ -17,7 +17,8 @@
 # KDIR is Debian's linux-headers-*-amd64 or -arm64 tree: on the host (6.1;
 # arm64 cross, as tests/lib/build-modules.sh unpacks it) or inside a suite
 # chroot of tests/test-kbuild-matrix.sh ($CACHE/chroots/SUITE/usr/src/...),
-# where the build then runs (under the chroot's lock).
+# where the build then runs (under the chroot's lock; a caller that holds
+# it already sets SM4_CHROOT_LOCKED=1).
 #
 # Results: OUTDIR/modules/*.ko (debug info stripped), OUTDIR/modules.list
 # ("NAME RELPATH" per module: where a distribution installs it under
@@ -80,8 +81,10 @@ module()
 
 if [ -n "$CHROOT" ]; then
 	suite=${CHROOT##*/}
-	exec 9>"$CACHE/chroots/.$suite.lock"
-	flock 9
+	if [ -z "${SM4_CHROOT_LOCKED:-}" ]; then
+		exec 9>"$CACHE/chroots/.$suite.lock"
+		flock 9
+	fi
 	STAGE=$CHROOT/sm4-upstream/$ARCH
 	RUN=(chroot "$CHROOT")
 	RKDIR=${KDIR#"$CHROOT"}
