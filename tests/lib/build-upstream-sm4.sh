@@ -152,5 +152,8 @@ for m in "${MODULES[@]}"; do
 	"$STRIP" --strip-debug "$OUTDIR/modules/$name.ko"
 	echo "$m" >>"$OUTDIR/modules.list"
 done
-[ -z "$CHROOT" ] || rm -rf "$STAGE"
+if [ -n "$CHROOT" ]; then
+	rm -rf "$STAGE"
+	rmdir "${STAGE%/*}" 2>/dev/null || true
+fi
 cat "$OUTDIR/modules.list"
