@@ -37,13 +37,25 @@ sm4_skcipher_alg_of(struct crypto_skcipher *tfm)
 			    struct sm4_skcipher_alg, alg);
 }
 
-/* The bulk functions to use in this context, and whether SIMD is on. */
+/*
+ * The bulk functions to use for a request of @len bytes in this context,
+ * and whether SIMD is on: the portable code when SIMD is not usable, or
+ * when the request is below the driver's scalar threshold; the driver's
+ * small_ops below its small_below.
+ */
 static const struct sm4_mode_ops *
-sm4_glue_ops(const struct sm4_skcipher_driver *drv, bool *simd)
+sm4_glue_ops(const struct sm4_skcipher_driver *drv, unsigned int len,
+	     bool *simd)
 {
-	*simd = drv->uses_simd && crypto_simd_usable();
-	if (drv->uses_simd && !*simd)
+	*simd = false;
+	if (!drv->uses_simd)
+		return drv->small_ops && len < drv->small_below ?
+		       drv->small_ops : drv->ops;
+	if (len < drv->scalar_below || !crypto_simd_usable())
 		return &sm4_generic_mode_ops;
+	*simd = true;
+	if (drv->small_ops && len < drv->small_below)
+		return drv->small_ops;
 	return drv->ops;
 }
 
@@ -192,7 +204,7 @@ static int sm4_skcipher_crypt(struct skcipher_request *req, bool enc)
 	};
 	bool simd;
 
-	job.ops = sm4_glue_ops(salg->drv, &simd);
+	job.ops = sm4_glue_ops(salg->drv, req->cryptlen, &simd);
 
 	switch (salg->mode) {
 	case SM4_MODE_ECB:
@@ -230,7 +242,7 @@ static int sm4_xts_crypt(struct skcipher_request *req, bool enc)
 
 	if (req->cryptlen < SM4_BLOCK_SIZE)
 		return -EINVAL;
-	job.ops = sm4_glue_ops(salg->drv, &simd);
+	job.ops = sm4_glue_ops(salg->drv, req->cryptlen, &simd);
 
 	/* The tweak is the IV encrypted with the second key. */
 	if (simd)
@@ -342,7 +354,7 @@ static void sm4_cipher_crypt(struct crypto_tfm *tfm, u8 *out, const u8 *in,
 	const u32 *rk = enc ? ctx->rkey_enc : ctx->rkey_dec;
 	bool simd;
 	const struct sm4_mode_ops *ops = sm4_glue_ops(sm4_cipher_drv(tfm),
-						      &simd);
+						      SM4_BLOCK_SIZE, &simd);
 
 	if (simd)
 		sm4_simd_begin();

@@ -16,7 +16,14 @@
 #include <sm4/compat.h>
 #include <sm4/modes.h>
 
-/* ---- The portable bulk functions ---------------------------------- */
+/*
+ * ---- The portable bulk functions -----------------------------------
+ *
+ * dst only ever receives final output: intermediate blocks (a block
+ * masked with its tweak, a decrypted block before its chaining XOR)
+ * are formed on the stack and wiped, since dst may be visible to others
+ * while the request runs (AF_ALG pages, O_DIRECT user pages).
+ */
 
 static void sm4_generic_ecb(const u32 *rk, u8 *dst, const u8 *src,
 			    unsigned int nblocks)
@@ -31,28 +38,32 @@ static void sm4_generic_ecb(const u32 *rk, u8 *dst, const u8 *src,
 static void sm4_generic_cbc_enc(const u32 *rk, u8 *dst, const u8 *src,
 				unsigned int nblocks, u8 *iv)
 {
+	u8 block[SM4_BLOCK_SIZE];
+
 	while (nblocks--) {
-		crypto_xor_cpy(dst, src, iv, SM4_BLOCK_SIZE);
-		sm4_crypt_block(rk, dst, dst);
-		memcpy(iv, dst, SM4_BLOCK_SIZE);
+		crypto_xor_cpy(block, src, iv, SM4_BLOCK_SIZE);
+		sm4_crypt_block(rk, iv, block);
+		memcpy(dst, iv, SM4_BLOCK_SIZE);
 		dst += SM4_BLOCK_SIZE;
 		src += SM4_BLOCK_SIZE;
 	}
+	memzero_explicit(block, sizeof(block));
 }
 
 static void sm4_generic_cbc_dec(const u32 *rk, u8 *dst, const u8 *src,
 				unsigned int nblocks, u8 *iv)
 {
-	u8 next_iv[SM4_BLOCK_SIZE];
+	u8 block[SM4_BLOCK_SIZE];
 
 	while (nblocks--) {
-		memcpy(next_iv, src, SM4_BLOCK_SIZE);
-		sm4_crypt_block(rk, dst, src);
-		crypto_xor(dst, iv, SM4_BLOCK_SIZE);
-		memcpy(iv, next_iv, SM4_BLOCK_SIZE);
+		sm4_crypt_block(rk, block, src);
+		crypto_xor(block, iv, SM4_BLOCK_SIZE);
+		memcpy(iv, src, SM4_BLOCK_SIZE);
+		memcpy(dst, block, SM4_BLOCK_SIZE);
 		dst += SM4_BLOCK_SIZE;
 		src += SM4_BLOCK_SIZE;
 	}
+	memzero_explicit(block, sizeof(block));
 }
 
 static void sm4_generic_cfb_enc(const u32 *rk, u8 *dst, const u8 *src,
@@ -123,14 +134,17 @@ EXPORT_SYMBOL_GPL(sm4_xts_mul_x);
 static void sm4_generic_xts(const u32 *rk, u8 *dst, const u8 *src,
 			    unsigned int nblocks, u8 *tweak)
 {
+	u8 block[SM4_BLOCK_SIZE];
+
 	while (nblocks--) {
-		crypto_xor_cpy(dst, src, tweak, SM4_BLOCK_SIZE);
-		sm4_crypt_block(rk, dst, dst);
-		crypto_xor(dst, tweak, SM4_BLOCK_SIZE);
+		crypto_xor_cpy(block, src, tweak, SM4_BLOCK_SIZE);
+		sm4_crypt_block(rk, block, block);
+		crypto_xor_cpy(dst, block, tweak, SM4_BLOCK_SIZE);
 		sm4_xts_mul_x(tweak);
 		dst += SM4_BLOCK_SIZE;
 		src += SM4_BLOCK_SIZE;
 	}
+	memzero_explicit(block, sizeof(block));
 }
 
 const struct sm4_mode_ops sm4_generic_mode_ops = {

@@ -10,7 +10,12 @@
 #   OUTDIR/results.csv   one line per implementation x mode x size
 #   OUTDIR/chart.png     MB/s against request size, one panel per mode
 # OUTDIR defaults to doc/bench (the committed latest results).
-# Environment: BENCH_CPU (CPU to pin to; default the last one).
+# Environment: BENCH_CPU (CPU to pin to; default the last one);
+# BENCH_CHROOT=SUITE: build and run inside the cached chroot of that
+# Debian suite (.cache/chroots/SUITE, made by tests/test-kbuild-matrix.sh),
+# against its libgcrypt (trixie: 1.11, with GFNI/AVX2 and GFNI/AVX-512
+# SM4 paths; libgcrypt20-dev is installed there at run time), holding the
+# chroot's lock as the kbuild tests do.
 
 set -euo pipefail
 . "$(dirname "$0")/../tests/lib/common.sh"
@@ -32,17 +37,48 @@ pkgs=(gcc make libgcrypt20-dev)
 command -v gnuplot >/dev/null || pkgs+=(gnuplot-nox)
 ensure_pkgs "${pkgs[@]}"
 
-make -s -C "$REPO_ROOT/tests/unit" build/sm4-bench >&2
-BENCH=$REPO_ROOT/tests/unit/build/sm4-bench
+RUN=()
+BDIR=build
+if [ -n "${BENCH_CHROOT:-}" ]; then
+	chr=$CACHE/chroots/$BENCH_CHROOT
+	[ -f "$chr/.complete" ] ||
+		die "no $BENCH_CHROOT chroot in $CACHE/chroots (tests/test-kbuild-matrix.sh $BENCH_CHROOT makes it)"
+	exec 9>"$CACHE/chroots/.$BENCH_CHROOT.lock"
+	timeout 3600 flock 9 || die "the $BENCH_CHROOT chroot stayed locked for an hour"
+	mnt=/mnt/sm4-bench
+	mkdir -p "$chr$mnt"
+	mount --bind "$REPO_ROOT" "$chr$mnt" || die "cannot bind-mount the sources"
+	mountpoint -q "$chr/proc" || { mount -t proc proc "$chr/proc" && pmnt=1; }
+	trap 'umount "$chr$mnt"; [ -z "${pmnt:-}" ] || umount "$chr/proc"' EXIT
+	timeout 900 chroot "$chr" sh -c 'export DEBIAN_FRONTEND=noninteractive
+		dpkg -s libgcrypt20-dev >/dev/null 2>&1 ||
+		{ apt-get update -qq && apt-get install -y -qq libgcrypt20-dev gcc make; }' >&2 ||
+		die "cannot install libgcrypt20-dev in the $BENCH_CHROOT chroot"
+	RUN=(chroot "$chr")
+	BDIR=build-$BENCH_CHROOT
+	make_root=$mnt
+else
+	make_root=$REPO_ROOT
+fi
+"${RUN[@]}" make -s -C "$make_root/tests/unit" BUILD_DIR="$BDIR" "$BDIR/sm4-bench" >&2
+BENCH=$make_root/tests/unit/$BDIR/sm4-bench
 
 CPU=${BENCH_CPU:-$(($(nproc) - 1))}
 CSV=$OUTDIR/results.csv
 TXT=$OUTDIR/results.txt
 rm -f "$CSV"
+# Where the benchmark writes the CSV, as it sees the file system.
+CSV_RUN=$CSV
+if [ -n "${BENCH_CHROOT:-}" ]; then
+	case $CSV in
+	"$REPO_ROOT"/*) CSV_RUN=$make_root${CSV#"$REPO_ROOT"} ;;
+	*) die "with BENCH_CHROOT, OUTDIR must lie inside $REPO_ROOT" ;;
+	esac
+fi
 set +e
 {
 	echo "# SPDX-License-Identifier: GPL-2.0"
-	taskset -c "$CPU" "$BENCH" -c "$CPU" -o "$CSV" "$@"
+	"${RUN[@]}" taskset -c "$CPU" "$BENCH" -c "$CPU" -o "$CSV_RUN" "$@"
 } | tee "$TXT"
 rc=${PIPESTATUS[0]}
 set -e

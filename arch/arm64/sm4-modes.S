@@ -34,8 +34,14 @@
  * the kernel it only costs a few stores.
  */
 
-/* Frame record, d8-d15, then the backend's state. */
+/*
+ * No blocks: return at once, touching no memory (not even the IV).
+ * Otherwise the frame record, d8-d15, then the backend's state.
+ */
 .macro sm4_modes_enter
+	cbnz	w3, .Lsm4_enter\@
+	ret
+.Lsm4_enter\@:
 	stp	x29, x30, [sp, #-80]!
 	mov	x29, sp
 	stp	d8, d9, [sp, #16]
@@ -120,7 +126,6 @@ SYM_FUNC_END(SM4_FN(ecb))
 /* Serial: C[i] = E(P[i] ^ C[i-1]), chained in v0. */
 SYM_TYPED_FUNC_START(SM4_FN(cbc_enc))
 	sm4_modes_enter
-	cbz	w3, .Lcbc_enc_done
 	ld1	{v0.16b}, [x4]
 .Lcbc_enc_loop:
 	ld1	{v8.16b}, [x2], #16
@@ -130,7 +135,6 @@ SYM_TYPED_FUNC_START(SM4_FN(cbc_enc))
 	subs	w3, w3, #1
 	b.ne	.Lcbc_enc_loop
 	st1	{v0.16b}, [x4]
-.Lcbc_enc_done:
 	sm4_modes_leave
 SYM_FUNC_END(SM4_FN(cbc_enc))
 
@@ -192,7 +196,6 @@ SYM_FUNC_END(SM4_FN(cbc_dec))
 /* Serial: C[i] = E(C[i-1]) ^ P[i], chained in v0. */
 SYM_TYPED_FUNC_START(SM4_FN(cfb_enc))
 	sm4_modes_enter
-	cbz	w3, .Lcfb_enc_done
 	ld1	{v0.16b}, [x4]
 .Lcfb_enc_loop:
 	sm4_crypt1
@@ -202,7 +205,6 @@ SYM_TYPED_FUNC_START(SM4_FN(cfb_enc))
 	subs	w3, w3, #1
 	b.ne	.Lcfb_enc_loop
 	st1	{v0.16b}, [x4]
-.Lcfb_enc_done:
 	sm4_modes_leave
 SYM_FUNC_END(SM4_FN(cfb_enc))
 

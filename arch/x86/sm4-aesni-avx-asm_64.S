@@ -29,38 +29,23 @@ SYM_FUNC_END(sm4_core_xmm_2)
 SM4X_CORE_FUNCTIONS
 
 SYM_TYPED_FUNC_START(sm4_aesni_avx_ecb)
-	SM4X_DISPATCH_ONE ecb
-	SM4_FUNC_ENTER
-	SM4_MODE_BODY	ecb, xmm
-	SM4_FUNC_LEAVE	xmm
+	SM4_MODE_FUNC	ecb, xmm
 SYM_FUNC_END(sm4_aesni_avx_ecb)
 
 SYM_TYPED_FUNC_START(sm4_aesni_avx_cbc_dec)
-	SM4X_DISPATCH_ONE cbc_dec
-	SM4_FUNC_ENTER
-	SM4_MODE_BODY	cbc_dec, xmm
-	SM4_FUNC_LEAVE	xmm
+	SM4_MODE_FUNC	cbc_dec, xmm
 SYM_FUNC_END(sm4_aesni_avx_cbc_dec)
 
 SYM_TYPED_FUNC_START(sm4_aesni_avx_cfb_dec)
-	SM4X_DISPATCH_ONE cfb_dec
-	SM4_FUNC_ENTER
-	SM4_MODE_BODY	cfb_dec, xmm
-	SM4_FUNC_LEAVE	xmm
+	SM4_MODE_FUNC	cfb_dec, xmm
 SYM_FUNC_END(sm4_aesni_avx_cfb_dec)
 
 SYM_TYPED_FUNC_START(sm4_aesni_avx_ctr)
-	SM4X_DISPATCH_ONE ctr
-	SM4_FUNC_ENTER
-	SM4_MODE_BODY	ctr, xmm
-	SM4_FUNC_LEAVE	xmm
+	SM4_MODE_FUNC	ctr, xmm
 SYM_FUNC_END(sm4_aesni_avx_ctr)
 
 SYM_TYPED_FUNC_START(sm4_aesni_avx_xts)
-	SM4X_DISPATCH_ONE xts
-	SM4_FUNC_ENTER
-	SM4_MODE_BODY	xts, xmm
-	SM4_FUNC_LEAVE	xmm
+	SM4_MODE_FUNC	xts, xmm
 SYM_FUNC_END(sm4_aesni_avx_xts)
 
 SYM_TYPED_FUNC_START(sm4_aesni_avx_cbc_enc)

@@ -36,38 +36,23 @@ SYM_FUNC_END(sm4_core_ymm_2)
 SM4X_CORE_FUNCTIONS
 
 SYM_TYPED_FUNC_START(sm4_aesni_avx2_ecb)
-	SM4X_DISPATCH_ONE ecb
-	SM4_FUNC_ENTER
-	SM4_MODE_BODY	ecb, ymm
-	SM4_FUNC_LEAVE	ymm
+	SM4_MODE_FUNC	ecb, ymm
 SYM_FUNC_END(sm4_aesni_avx2_ecb)
 
 SYM_TYPED_FUNC_START(sm4_aesni_avx2_cbc_dec)
-	SM4X_DISPATCH_ONE cbc_dec
-	SM4_FUNC_ENTER
-	SM4_MODE_BODY	cbc_dec, ymm
-	SM4_FUNC_LEAVE	ymm
+	SM4_MODE_FUNC	cbc_dec, ymm
 SYM_FUNC_END(sm4_aesni_avx2_cbc_dec)
 
 SYM_TYPED_FUNC_START(sm4_aesni_avx2_cfb_dec)
-	SM4X_DISPATCH_ONE cfb_dec
-	SM4_FUNC_ENTER
-	SM4_MODE_BODY	cfb_dec, ymm
-	SM4_FUNC_LEAVE	ymm
+	SM4_MODE_FUNC	cfb_dec, ymm
 SYM_FUNC_END(sm4_aesni_avx2_cfb_dec)
 
 SYM_TYPED_FUNC_START(sm4_aesni_avx2_ctr)
-	SM4X_DISPATCH_ONE ctr
-	SM4_FUNC_ENTER
-	SM4_MODE_BODY	ctr, ymm
-	SM4_FUNC_LEAVE	ymm
+	SM4_MODE_FUNC	ctr, ymm
 SYM_FUNC_END(sm4_aesni_avx2_ctr)
 
 SYM_TYPED_FUNC_START(sm4_aesni_avx2_xts)
-	SM4X_DISPATCH_ONE xts
-	SM4_FUNC_ENTER
-	SM4_MODE_BODY	xts, ymm
-	SM4_FUNC_LEAVE	ymm
+	SM4_MODE_FUNC	xts, ymm
 SYM_FUNC_END(sm4_aesni_avx2_xts)
 
 SYM_TYPED_FUNC_START(sm4_aesni_avx2_cbc_enc)

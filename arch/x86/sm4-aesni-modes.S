@@ -1,9 +1,10 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
- * SM4 with AES-NI: the round function, the block cores and every mode
- * body, written once as assembler macros and instantiated by
+ * SM4 with AES-NI: the round function, the block cores and the
+ * one-block paths, written once as assembler macros and instantiated by
  * sm4-aesni-avx-asm_64.S (xmm: 4 blocks per register set, 8 per batch)
  * and sm4-aesni-avx2-asm_64.S (ymm: 8 blocks per set, 16 per batch).
+ * The mode bodies around the cores are those of sm4-modes.S.
  *
  * The S-box.  SM4's S-box and AES's are both inversion in GF(2^8) wrapped
  * in affine maps, over different field polynomials.  With phi a field
@@ -34,21 +35,12 @@
  * or data.  tools/gen-sm4-aesni-tables.py derives every constant below
  * and checks the construction against the reference S-box.
  *
- * Layout.  A "unit" is one vector register of input: one block (xmm) or
- * two consecutive blocks (ymm).  A register set is four units; the core
- * transposes them so that register j holds word j (big-endian, as in
- * memory) of every block of the set, runs the 32 rounds and transposes
- * back, so units come out in the order they went in.
- *
- * Register conventions of everything below:
- *   %rdi  round keys (rkey_enc or rkey_dec)    %rsi  dst
- *   %rdx  src                                  %ecx  blocks left
- *   %r8   iv / counter / tweak                 %r9   transformed keys
- *   %rax  core scratch                         %r10, %r11  CTR counter
- *   vector 0-7: units (state), 8-12: core temporaries,
- *   13: chaining value / tweak, 14: mode temporary.
- * The transformed round keys (key material) live in a 128-byte stack
- * area that every function wipes before returning.
+ * Layout.  Units, register sets and register conventions are those of
+ * sm4-modes.S.  The core transposes a set so that register j holds word
+ * j (big-endian, as in memory) of every block of the set, runs the 32
+ * rounds and transposes back, so units come out in the order they went
+ * in.  Its round keys (SM4_PREP_KEYS) are in the M-domain, rk' =
+ * M*bswap(rk) + c, one dword per round.
  */
 
 #ifndef __ASSEMBLY__
@@ -263,23 +255,22 @@
 	.rept 32
 	.byte 0x0f
 	.endr
-/* byte-swap each dword (round keys are native u32) */
-.Lsm4_bswap32:
-	.rept 2
-	.byte 3, 2, 1, 0, 7, 6, 5, 4, 11, 10, 9, 8, 15, 14, 13, 12
-	.endr
-/* byte-swap each 128-bit lane (CTR counters) */
-.Lsm4_bswap128:
-	.rept 2
-	.byte 15, 14, 13, 12, 11, 10, 9, 8, 7, 6, 5, 4, 3, 2, 1, 0
-	.endr
-/* XTS: reduction 0x87 into dword 0, carry into dword 2 */
-.Lsm4_xts_poly:
-	.long 0x87, 0, 1, 0
 .Lsm4_zero:
 	.octa 0
 
 .text
+
+#include "sm4-modes.S"
+
+/* The per-call round keys of SM4_CORE (see sm4-modes.S).  Clobbers 8-10. */
+.macro SM4_PREP_KEYS
+	.irp i, 0, 1, 2, 3, 4, 5, 6, 7
+	vmovdqu		(\i * 16)(%rdi), %xmm8
+	vpshufb		.Lsm4_bswap32(%rip), %xmm8, %xmm8
+	SM4_LOOKUP	xmm, .Lsm4_trk_lo, .Lsm4_trk_hi, 8, 8, 9, 10
+	vmovdqu		%xmm8, (SM4_FRAME_RK + \i * 16)(%r9)
+	.endr
+.endm
 
 /* ---- The round function and the cores --------------------------------- */
 
@@ -363,50 +354,14 @@
 .endm
 
 /*
- * SM4_TRANSPOSE_IN v, a, b, c, d
- * 4x4 dword transpose in each 128-bit lane: units in, words out
- * (\a = dword 0 of each unit lane, ...).  Clobbers 8, 9.
- */
-.macro SM4_TRANSPOSE_IN v, a, b, c, d
-	vpunpckhdq	%\v\b, %\v\a, %\v\()8
-	vpunpckldq	%\v\b, %\v\a, %\v\a
-	vpunpckldq	%\v\d, %\v\c, %\v\()9
-	vpunpckhdq	%\v\d, %\v\c, %\v\c
-	vpunpckhqdq	%\v\()9, %\v\a, %\v\b
-	vpunpcklqdq	%\v\()9, %\v\a, %\v\a
-	vpunpckhqdq	%\v\c, %\v\()8, %\v\d
-	vpunpcklqdq	%\v\c, %\v\()8, %\v\c
-.endm
-
-/*
- * SM4_TRANSPOSE_OUT v, w0, w1, w2, w3
- * Output transpose: a block is X35 X34 X33 X32, i.e. the words in
- * reverse order.  In: \w0-\w3 = words 32..35 of each block.
- * Out: \w0-\w3 = units in input order.  Clobbers 8, 9.
- */
-.macro SM4_TRANSPOSE_OUT v, w0, w1, w2, w3
-	vpunpckhdq	%\v\w2, %\v\w3, %\v\()8
-	vpunpckldq	%\v\w2, %\v\w3, %\v\()9
-	vpunpckldq	%\v\w0, %\v\w1, %\v\w3
-	vpunpckhdq	%\v\w0, %\v\w1, %\v\w2
-	vpunpcklqdq	%\v\w3, %\v\()9, %\v\w0
-	vpunpckhqdq	%\v\w3, %\v\()9, %\v\w1
-	vpunpckhqdq	%\v\w2, %\v\()8, %\v\w3
-	vpunpcklqdq	%\v\w2, %\v\()8, %\v\w2
-.endm
-
-/*
  * SM4_CORE v, sets
  * Encrypt (or decrypt, with rkey_dec) the units in registers 0-3
  * (\sets == 1) or 0-7 (\sets == 2) in place.
- * Inputs: %r9 = 128 bytes of transformed round keys (SM4_PREP_RK).
+ * Inputs: %r9 = 128 bytes of transformed round keys (SM4_PREP_KEYS).
  * Clobbers %rax, vector registers 8-12.
  */
 .macro SM4_CORE v, sets
-	SM4_TRANSPOSE_IN \v, 0, 1, 2, 3
-.if \sets == 2
-	SM4_TRANSPOSE_IN \v, 4, 5, 6, 7
-.endif
+	SM4_SETS_IN	\v, \sets
 	.irp r, 0, 1, 2, 3, 4, 5, 6, 7
 	.if \r < 4 * \sets
 	SM4_LOOKUP	\v, .Lsm4_tm_lo, .Lsm4_tm_hi, \r, \r, 9, 10
@@ -437,354 +392,7 @@
 	SM4_LOOKUP	\v, .Lsm4_tmi_lo, .Lsm4_tmi_hi, \r, \r, 9, 10
 	.endif
 	.endr
-	SM4_TRANSPOSE_OUT \v, 0, 1, 2, 3
-.if \sets == 2
-	SM4_TRANSPOSE_OUT \v, 4, 5, 6, 7
-.endif
-.endm
-
-/* ---- Function frame ------------------------------------------------------ */
-
-/*
- * SM4_FUNC_ENTER / SM4_FUNC_LEAVE v
- * Frame of every exported function: 128 bytes of stack for the round
- * keys in the M-domain (rk' = M*bswap(rk) + c, one dword per round),
- * pointed to by %r9, wiped on the way out.  Clobbers 8-10.
- */
-.macro SM4_FUNC_ENTER
-	FRAME_BEGIN
-	sub		$128, %rsp
-	mov		%rsp, %r9
-	.irp i, 0, 1, 2, 3, 4, 5, 6, 7
-	vmovdqu		(\i * 16)(%rdi), %xmm8
-	vpshufb		.Lsm4_bswap32(%rip), %xmm8, %xmm8
-	SM4_LOOKUP	xmm, .Lsm4_trk_lo, .Lsm4_trk_hi, 8, 8, 9, 10
-	vmovdqu		%xmm8, (\i * 16)(%r9)
-	.endr
-.endm
-
-.macro SM4_FUNC_LEAVE v
-	vpxor		%xmm8, %xmm8, %xmm8
-	.irp i, 0, 1, 2, 3, 4, 5, 6, 7
-	vmovdqu		%xmm8, (\i * 16)(%rsp)
-	.endr
-	add		$128, %rsp
-	FRAME_END
-.ifc \v, ymm
-	vzeroupper
-.endif
-	RET
-.endm
-
-/* ---- Batches ------------------------------------------------------------- */
-
-/*
- * SM4_FOR_UNITS op, v, nunits, ub, partial
- * Expand "\op v, u, half, ub" for units u = 0 .. \nunits-1 (\ub bytes
- * each).  With \partial, only units holding one of the first %ecx blocks
- * are visited, and a ymm unit holding just one block gets half = 1
- * (the op then works on the low xmm only and must not touch the second
- * block's memory).  The ops must not define numeric labels.
- */
-.macro SM4_FOR_UNITS op, v, nunits, ub, partial
-	.irp u, 0, 1, 2, 3, 4, 5, 6, 7
-	.if \u < \nunits
-	.if \partial
-	.ifc \v, xmm
-	cmp		$\u, %ecx
-	jbe		.Lsm4_units_end\@
-	\op		\v, \u, 0, \ub
-	.else
-	cmp		$(2 * \u), %ecx
-	jbe		.Lsm4_units_end\@
-	cmp		$(2 * \u + 1), %ecx
-	jne		1f
-	\op		\v, \u, 1, \ub
-	jmp		.Lsm4_units_end\@
-1:
-	\op		\v, \u, 0, \ub
-	.endif
-	.else
-	\op		\v, \u, 0, \ub
-	.endif
-	.endif
-	.endr
-.Lsm4_units_end\@:
-.endm
-
-/*
- * Per-unit operations of the modes: sm4_pre_<mode> builds unit u's core
- * input, sm4_xor_<mode> turns its core output into the mode's output
- * (loads only), sm4_store writes it.  All loads of a batch (pre and xor
- * phases, chaining values) happen before its first store, so dst == src
- * is safe.  Inputs as in the register conventions at the top; they
- * clobber only their unit register and 12, 14 where stated.
- */
-.macro SM4_UNIT_MOV v, u, half, mem
-.if \half
-	vmovdqu		\mem, %xmm\u
-.else
-	vmovdqu		\mem, %\v\u
-.endif
-.endm
-
-.macro SM4_UNIT_XOR v, u, half, mem
-.if \half
-	vpxor		\mem, %xmm\u, %xmm\u
-.else
-	vpxor		\mem, %\v\u, %\v\u
-.endif
-.endm
-
-.macro sm4_store v, u, half, ub
-.if \half
-	vmovdqu		%xmm\u, (\u * \ub)(%rsi)
-.else
-	vmovdqu		%\v\u, (\u * \ub)(%rsi)
-.endif
-.endm
-
-.macro sm4_nop v, u, half, ub
-.endm
-
-/* Unit u := src unit u. */
-.macro sm4_pre_load v, u, half, ub
-	SM4_UNIT_MOV	\v, \u, \half, (\u*\ub)(%rdx)
-.endm
-
-/* Unit u ^= src unit u (CTR, CFB decryption). */
-.macro sm4_xor_src v, u, half, ub
-	SM4_UNIT_XOR	\v, \u, \half, (\u*\ub)(%rdx)
-.endm
-
-/*
- * Unit u ^= the blocks before it: IV (%xmm13) then src blocks (CBC
- * decryption).  Clobbers 12.
- */
-.macro sm4_xor_prev v, u, half, ub
-.if \u == 0
-.if \half || (\ub == 16)
-	vpxor		%xmm13, %xmm0, %xmm0
-.else
-	vinserti128	$1, (%rdx), %ymm13, %ymm12
-	vpxor		%ymm12, %ymm0, %ymm0
-.endif
-.else
-	SM4_UNIT_XOR	\v, \u, \half, (\u*\ub-16)(%rdx)
-.endif
-.endm
-
-/* Unit u := the blocks before it, IV first (CFB decryption input). */
-.macro sm4_pre_prev v, u, half, ub
-.if \u == 0
-.if \half || (\ub == 16)
-	vmovdqa		%xmm13, %xmm0
-.else
-	vinserti128	$1, (%rdx), %ymm13, %ymm0
-.endif
-.else
-	SM4_UNIT_MOV	\v, \u, \half, (\u*\ub-16)(%rdx)
-.endif
-.endm
-
-/*
- * CTR: unit u := the next counter block(s).  %r10:%r11 is the 128-bit
- * counter (high:low, native order); it is incremented with carry from
- * the low into the high half, so any wrap inside a batch is exact.
- * Clobbers 14.
- */
-.macro sm4_pre_ctr v, u, half, ub
-	vmovq		%r11, %xmm\u
-	vpinsrq		$1, %r10, %xmm\u, %xmm\u
-	add		$1, %r11
-	adc		$0, %r10
-.if (\ub == 32) && !\half
-	vmovq		%r11, %xmm14
-	vpinsrq		$1, %r10, %xmm14, %xmm14
-	add		$1, %r11
-	adc		$0, %r10
-	vinserti128	$1, %xmm14, %ymm\u, %ymm\u
-	vpshufb		.Lsm4_bswap128(%rip), %ymm\u, %ymm\u
-.else
-	vpshufb		.Lsm4_bswap128(%rip), %xmm\u, %xmm\u
-.endif
-.endm
-
-/*
- * SM4_XTS_NEXT: %xmm13 *= x in GF(2^128) (IEEE 1619: little-endian,
- * reduction by x^7 + x^2 + x + 1).  Clobbers 14.
- */
-.macro SM4_XTS_NEXT
-	vpsrad		$31, %xmm13, %xmm14
-	vpshufd		$0x13, %xmm14, %xmm14
-	vpand		.Lsm4_xts_poly(%rip), %xmm14, %xmm14
-	vpaddq		%xmm13, %xmm13, %xmm13
-	vpxor		%xmm14, %xmm13, %xmm13
-.endm
-
-/*
- * XTS: unit u := src unit u ^ its tweak(s); the tweaks are parked in dst
- * unit u (after src unit u has been read) for the output XOR.
- * Clobbers 12, 14.
- */
-.macro sm4_pre_xts v, u, half, ub
-.if (\ub == 32) && !\half
-	vmovdqa		%xmm13, %xmm12
-	SM4_XTS_NEXT
-	vinserti128	$1, %xmm13, %ymm12, %ymm12
-	SM4_XTS_NEXT
-	vpxor		(\u * \ub)(%rdx), %ymm12, %ymm\u
-	vmovdqu		%ymm12, (\u * \ub)(%rsi)
-.else
-	vpxor		(\u * \ub)(%rdx), %xmm13, %xmm\u
-	vmovdqu		%xmm13, (\u * \ub)(%rsi)
-	SM4_XTS_NEXT
-.endif
-.endm
-
-/* XTS: unit u ^= its tweak(s) parked in dst. */
-.macro sm4_xor_dst v, u, half, ub
-	SM4_UNIT_XOR	\v, \u, \half, (\u*\ub)(%rsi)
-.endm
-
-/*
- * SM4_BATCH mode, v, sets, partial
- * Process one batch of 4 * \sets units: all of them (\partial = 0) or the
- * first %ecx blocks (\partial = 1).  Clobbers %rax, vector 0-12, 14;
- * updates %xmm13 / %r10:%r11 as the mode requires.
- */
-.macro SM4_BATCH mode, v, sets, partial
-.ifc \v, xmm
-	SM4_BATCH_UB	\mode, \v, \sets, \partial, 16
-.else
-	SM4_BATCH_UB	\mode, \v, \sets, \partial, 32
-.endif
-.endm
-
-.macro SM4_BATCH_UB mode, v, sets, partial, ub
-.ifc \mode, ecb
-	SM4_FOR_UNITS	sm4_pre_load, \v, 4*\sets, \ub, \partial
-.endif
-.ifc \mode, cbc_dec
-	SM4_FOR_UNITS	sm4_pre_load, \v, 4*\sets, \ub, \partial
-.endif
-.ifc \mode, cfb_dec
-	SM4_FOR_UNITS	sm4_pre_prev, \v, 4*\sets, \ub, \partial
-.endif
-.ifc \mode, ctr
-	SM4_FOR_UNITS	sm4_pre_ctr, \v, 4*\sets, \ub, \partial
-.endif
-.ifc \mode, xts
-	SM4_FOR_UNITS	sm4_pre_xts, \v, 4*\sets, \ub, \partial
-.endif
-	call		sm4_core_\v\()_\sets
-.ifc \mode, cbc_dec
-	SM4_FOR_UNITS	sm4_xor_prev, \v, 4*\sets, \ub, \partial
-.endif
-.ifc \mode, cfb_dec
-	SM4_FOR_UNITS	sm4_xor_src, \v, 4*\sets, \ub, \partial
-.endif
-.ifc \mode, ctr
-	SM4_FOR_UNITS	sm4_xor_src, \v, 4*\sets, \ub, \partial
-.endif
-.ifc \mode, xts
-	SM4_FOR_UNITS	sm4_xor_dst, \v, 4*\sets, \ub, \partial
-.endif
-	/* CBC/CFB decryption: the next IV is the last ciphertext block. */
-.ifc \mode, cbc_dec
-	SM4_BATCH_NEXT_IV \sets, \partial, \ub
-.endif
-.ifc \mode, cfb_dec
-	SM4_BATCH_NEXT_IV \sets, \partial, \ub
-.endif
-	SM4_FOR_UNITS	sm4_store, \v, 4*\sets, \ub, \partial
-.endm
-
-.macro SM4_BATCH_NEXT_IV sets, partial, ub
-.if \partial
-	mov		%ecx, %eax
-	shl		$4, %eax
-	vmovdqu		-16(%rdx,%rax), %xmm13
-.else
-	vmovdqu		(4 * \sets * \ub - 16)(%rdx), %xmm13
-.endif
-.endm
-
-/*
- * SM4_MODE_BODY mode, v
- * The body of a parallel mode function (ecb, cbc_dec, cfb_dec, ctr, xts):
- * full batches of 2 register sets of \v, then the tail: 1-4 blocks with
- * one xmm set, and (ymm) 5-8 blocks with one ymm set, the rest with two.
- */
-.macro SM4_MODE_BODY mode, v
-.ifc \v, xmm
-	SM4_MODE_BODY_WB \mode, \v, 8
-.else
-	SM4_MODE_BODY_WB \mode, \v, 16
-.endif
-.endm
-
-.macro SM4_MODE_BODY_WB mode, v, wb
-	/* set-up */
-.ifc \mode, cbc_dec
-	vmovdqu		(%r8), %xmm13
-.endif
-.ifc \mode, cfb_dec
-	vmovdqu		(%r8), %xmm13
-.endif
-.ifc \mode, xts
-	vmovdqu		(%r8), %xmm13
-.endif
-.ifc \mode, ctr
-	mov		(%r8), %r10
-	mov		8(%r8), %r11
-	bswap		%r10
-	bswap		%r11
-.endif
-	cmp		$\wb, %ecx
-	jb		.Lsm4_tail\@
-.Lsm4_loop\@:
-	SM4_BATCH	\mode, \v, 2, 0
-	add		$(16 * \wb), %rdx
-	add		$(16 * \wb), %rsi
-	sub		$\wb, %ecx
-	cmp		$\wb, %ecx
-	jae		.Lsm4_loop\@
-.Lsm4_tail\@:
-	test		%ecx, %ecx
-	jz		.Lsm4_done\@
-	cmp		$4, %ecx
-	ja		.Lsm4_tail8\@
-	SM4_BATCH	\mode, xmm, 1, 1
-	jmp		.Lsm4_done\@
-.Lsm4_tail8\@:
-.ifc \v, xmm
-	SM4_BATCH	\mode, xmm, 2, 1
-.else
-	cmp		$8, %ecx
-	ja		.Lsm4_tail16\@
-	SM4_BATCH	\mode, ymm, 1, 1
-	jmp		.Lsm4_done\@
-.Lsm4_tail16\@:
-	SM4_BATCH	\mode, ymm, 2, 1
-.endif
-.Lsm4_done\@:
-	/* write back the chaining state */
-.ifc \mode, cbc_dec
-	vmovdqu		%xmm13, (%r8)
-.endif
-.ifc \mode, cfb_dec
-	vmovdqu		%xmm13, (%r8)
-.endif
-.ifc \mode, xts
-	vmovdqu		%xmm13, (%r8)
-.endif
-.ifc \mode, ctr
-	bswap		%r10
-	bswap		%r11
-	mov		%r10, (%r8)
-	mov		%r11, 8(%r8)
-.endif
+	SM4_SETS_OUT	\v, \sets
 .endm
 
 /* ---- One block at a time: the sm4x core ---------------------------------- */
@@ -974,7 +582,7 @@
 
 /*
  * SM4X_ROUND q, idx, base
- * Round i (q = i & 3) of sm4x_core: in t1 (0), t2 (1) and the round keys
+ * Round i (q = i & 3) of the one-block core: in t1 (0), t2 (1) and the round keys
  * k1 (2), k2 (3); out t1', t2' and the next round's k1, k2.  Reads
  * KK[i] at byte \base + 4 * q of the KK area (+ %rax if \idx), stores V_i
  * and Y_{i+3}.  Clobbers 4-14.
@@ -1162,16 +770,15 @@
 .endm
 
 /*
- * SM4X_CORE kk: encrypt (or decrypt, with rkey_dec) the block in %xmm0
- * (memory byte order) in place.  Inputs: %r9 frame of SM4X_ENTER; with
- * \kk, %rdi round keys, from which the core fills KK[1..32] as it goes
- * (sm4x_core_kk, the first block of a 1-block call); without, it reads
- * them.
+ * SM4X_CORE: encrypt (or decrypt, with rkey_dec) the block in %xmm0
+ * (memory byte order) in place.  Inputs: %r9 frame of SM4X_ENTER, %rdi
+ * round keys, from which the core fills KK[1..32] as it goes (the only
+ * block of a 1-block call; the fused serial loop fills the KK area
+ * first with SM4X_FILL_KK and runs SM4X_RND_0_30 itself).
  * Clobbers %rax, vector registers 1-15.
  */
-.macro SM4X_CORE kk
+.macro SM4X_CORE
 	SM4X_SETUP
-.if \kk
 	/*
 	 * sm4x_core_kk fills the KK area as it goes, one group ahead of the
 	 * rounds that read it, and written after them: the lookups then run
@@ -1220,9 +827,6 @@
 	SM4X_ROUND	0, 0, 112
 	SM4X_ROUND	1, 0, 112
 	SM4X_ROUND	2, 0, 112
-.else
-	SM4X_RND_0_30
-.endif
 	SM4X_LAST
 .endm
 
@@ -1286,18 +890,12 @@
 .endm
 
 /*
- * SM4X_CORE_FUNCTIONS: the one-block cores as local functions, emitted
- * once by each instantiating file: sm4x_core (round keys from the KK
- * area) and sm4x_core_kk (fills the KK area first: 1-block calls).
+ * SM4X_CORE_FUNCTIONS: the one-block core as a local function,
+ * sm4x_core_kk, emitted once by each instantiating file.
  */
 .macro SM4X_CORE_FUNCTIONS
-SYM_FUNC_START_LOCAL(sm4x_core)
-	SM4X_CORE	0
-	RET
-SYM_FUNC_END(sm4x_core)
-
 SYM_FUNC_START_LOCAL(sm4x_core_kk)
-	SM4X_CORE	1
+	SM4X_CORE
 	RET
 SYM_FUNC_END(sm4x_core_kk)
 .endm
@@ -1492,6 +1090,7 @@ SYM_FUNC_END(sm4x_core_kk)
  * goes through sm4x_core_kk; more through the fused loop above.
  */
 .macro SM4X_SERIAL mode
+	SM4_RET_IF_ZERO
 	cmp		$1, %ecx
 	jne		.Lsm4x_fused\@
 	SM4X_ENTER
@@ -1541,10 +1140,11 @@ SYM_FUNC_END(sm4x_core_kk)
 .endm
 
 /*
- * SM4X_DISPATCH_ONE mode: at the top of a parallel mode function, handle
- * a 1-block call with sm4x_core_kk (returns from the function).
+ * SM4_ONE_BLOCK mode (the hook of SM4_MODE_FUNC): at the top of a
+ * parallel mode function, handle a 1-block call with sm4x_core_kk
+ * (returns from the function).
  */
-.macro SM4X_DISPATCH_ONE mode
+.macro SM4_ONE_BLOCK mode
 	cmp		$1, %ecx
 	jne		.Lsm4x_many\@
 	SM4X_ONE	\mode

@@ -43,7 +43,9 @@
  *	zmm8-11, zmm28	round temporaries of set A
  *	zmm12-15, zmm30	round temporaries of set B (or the only set)
  *	zmm16-19 G0, G1(=G2), G3, M1;  zmm29 M1^-1
- *	zmm20-27 per-mode state (IV, counters, tweaks), zmm31 scratch
+ *	zmm20-27 per-mode state (IV, counters, tweaks of the batch)
+ *	zmm31	 XTS: the running tweaks (blocks 0..3 of the batch); CBC
+ *		 decryption: scratch (CBC_XOR_PREV).  No other use.
  *	k4-k7	 load/store masks of zmm4-7 in partial batches
  *	r10	 transformed round keys (128 bytes on the stack)
  * __sm4_gfni_blk64 takes 64 blocks in zmm0-15 and clobbers all other
@@ -55,9 +57,7 @@
 #include <linux/linkage.h>
 #include <linux/cfi_types.h>
 
-/* From tools/gen-sm4-gfni-consts.py. */
-#define SM4_GFNI_C1	0x3e
-#define SM4_GFNI_E	0x63
+#include "sm4-gfni.h"
 
 /* Stack frame layout, see SM4_ENTER. */
 #define SM4_RK_OFF	0
@@ -104,15 +104,15 @@
 	.byte 12, 12, 12, 12, 13, 13, 13, 13, 14, 14, 14, 14, 15, 15, 15, 15
 .align 8
 .Lm1:
-	.quad 0x4c287db91a22505d
+	.quad SM4_GFNI_M1
 .Lm1_inv:
-	.quad 0xb3a4f5863284728b
+	.quad SM4_GFNI_M1_INV
 .Lg0:
-	.quad 0x040db891e9a481b7
+	.quad SM4_GFNI_G0
 .Lg1:
-	.quad 0x2c020425162040ad
+	.quad SM4_GFNI_G1
 .Lg3:
-	.quad 0x280fbcb4ff84c11a
+	.quad SM4_GFNI_G3
 
 .text
 
@@ -527,10 +527,16 @@ SYM_FUNC_END(__sm4_gfni_blk64)
 .endm
 
 /*
- * Function entry: frame, constants, RK' (pointed to by r10) and, for
- * requests of SM4_BS_MIN blocks or more (if \bs), KK.
+ * Function entry: a return for nblocks == 0, then the frame,
+ * constants, RK' (pointed to by r10) and, for requests of SM4_BS_MIN
+ * blocks or more (if \bs), KK.
  */
 .macro SM4_ENTER frame, bs=1
+	/* No blocks: return at once, touching no memory. */
+	test		%ecx, %ecx
+	jnz		.Lsm4_enter\@
+	RET
+.Lsm4_enter\@:
 	push		%rbp
 	mov		%rsp, %rbp
 	and		$-64, %rsp
@@ -1216,8 +1222,9 @@ SYM_FUNC_END(sm4_gfni_avx512_ctr)
 /*
  * A full64 or tail64 batch.  The tweaks of register j are zmm31 * x^4j:
  * in zmm16 + j before __sm4_gfni_blk64, computed again from zmm31 (kept
- * in the state slot) after it.  Then zmm31 moves on by x^64 for the next
- * full64 batch, or stays for XTS_FINISH after a tail64 batch.
+ * in the state slot) after it.  Then zmm31 moves on by x^64 (two steps
+ * of x^32, from zmm31 itself) for the next full64 batch, or stays for
+ * XTS_FINISH after a tail64 batch.
  */
 .macro XTS64_TWEAK j, t
 .if \j == 0
@@ -1289,7 +1296,8 @@ SYM_FUNC_END(sm4_gfni_avx512_ctr)
 	BATCH_REGS	\kind, XTS64_OUT
 	BATCH_REGS	\kind, STORE_DST
 .ifc \kind, full64
-	XTS_MUL_XK	%zmm16, %zmm31, 4
+	XTS_MUL_XK	%zmm31, %zmm16, 32
+	XTS_MUL_XK	%zmm16, %zmm31, 32
 .endif
 .exitm
 .endif

@@ -20,6 +20,7 @@ static struct sm4_skcipher_driver sm4_aesni_avx2_driver = {
 	.owner		= THIS_MODULE,
 	.ops		= &sm4_aesni_avx2_ops,
 	.uses_simd	= true,
+	.scalar_below	= SM4_X86_SCALAR_BELOW,
 	.mode_mask	= SM4_ALL_MODES,
 };
 

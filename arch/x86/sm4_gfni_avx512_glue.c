@@ -20,6 +20,8 @@ static struct sm4_skcipher_driver sm4_gfni_avx512_driver = {
 	.owner		= THIS_MODULE,
 	.ops		= &sm4_gfni_avx512_ops,
 	.uses_simd	= true,
+	.scalar_below	= SM4_X86_SCALAR_BELOW,
+	.small_below	= SM4_GFNI_ZMM_FROM,
 	.mode_mask	= SM4_ALL_MODES,
 };
 
@@ -50,6 +52,12 @@ static int __init sm4_gfni_avx512_init(void)
 				XFEATURE_MASK_AVX512);
 	if (err)
 		return err;
+	/* zmm only where it pays: see "zmm policy" in README. */
+	if (sm4_x86_prefer_ymm()) {
+		pr_info("sm4-gfni-avx512: CPU prefers ymm (zmm lowers its clock), driver not loaded; sm4-gfni-avx2 serves it\n");
+		return -ENODEV;
+	}
+	sm4_gfni_avx512_driver.small_ops = sm4_gfni_avx2_mode_ops;
 	return sm4_skcipher_register(&sm4_gfni_avx512_driver);
 }
 

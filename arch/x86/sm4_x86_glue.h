@@ -25,6 +25,30 @@
 #include <asm/fpu/api.h>
 #include <asm/fpu/xstate.h>
 
+/*
+ * Requests below this many bytes (one block) go to the portable code:
+ * measured with tests/bench/sm4-bench (README, "Small requests"), one
+ * block through the AES-NI drivers costs about 350 TSC ticks against
+ * 425 for sm4-generic, but kernel_fpu_begin/end can add one XSAVE and
+ * one XRSTOR of the task's state (about 400 ticks) when called from a
+ * user task; from two blocks on the SIMD path wins or ties even then.
+ * The GFNI drivers, not measurable on that host, use the same rule.
+ */
+#define SM4_X86_SCALAR_BELOW	(2 * SM4_BLOCK_SIZE)
+
+/* The bulk functions of sm4-gfni-avx2 (exported by that module). */
+struct sm4_mode_ops;
+extern const struct sm4_mode_ops *const sm4_gfni_avx2_mode_ops;
+
+/*
+ * sm4-gfni-avx512 runs requests shorter than this on sm4-gfni-avx2's ymm
+ * code: up to 16 blocks, one batch of two ymm register sets, zmm does
+ * not pay for its entry work (key transform, tweak and counter set-up on
+ * zmm) and its clock cost.  Not measured: this project's build host has
+ * no GFNI (README, "zmm policy").
+ */
+#define SM4_GFNI_ZMM_FROM	(16 * SM4_BLOCK_SIZE)
+
 struct sm4_x86_feature {
 	unsigned int bit;	/* X86_FEATURE_* */
 	const char *name;

@@ -35,8 +35,42 @@
 #include <crypto/internal/simd.h>
 #if defined(CONFIG_X86)
 #include <asm/fpu/api.h>
+#include <asm/processor.h>
+#include <asm/cpufeature.h>
 #define sm4_simd_begin()	kernel_fpu_begin()
 #define sm4_simd_end()		kernel_fpu_end()
+
+/*
+ * Whether the CPU should run 256-bit code rather than 512-bit code (its
+ * clock drops under zmm load).  Kernels with X86_FEATURE_PREFER_YMM
+ * (7.x; absent from 6.1 and 6.12) say so themselves.  Elsewhere the same
+ * list as upstream's (the zmm_exclusion_list of aesni-intel_glue.c,
+ * moved into X86_FEATURE_PREFER_YMM by "x86: move zmm exclusion list
+ * into CPU feature flag", 2025): Intel family 6 models 0x55 Skylake-X,
+ * 0x6a/0x6c Ice Lake server, 0x7d/0x7e Ice Lake client, 0x9d Ice Lake
+ * NNPI, 0x8c/0x8d Tiger Lake.  Raw model numbers: their macro names
+ * changed between the supported kernels.
+ */
+#ifdef X86_FEATURE_PREFER_YMM
+static inline bool sm4_x86_prefer_ymm(void)
+{
+	return boot_cpu_has(X86_FEATURE_PREFER_YMM);
+}
+#else
+static inline bool sm4_x86_prefer_ymm(void)
+{
+	if (boot_cpu_data.x86_vendor != X86_VENDOR_INTEL ||
+	    boot_cpu_data.x86 != 6)
+		return false;
+	switch (boot_cpu_data.x86_model) {
+	case 0x55: case 0x6a: case 0x6c: case 0x7d: case 0x7e: case 0x9d:
+	case 0x8c: case 0x8d:
+		return true;
+	default:
+		return false;
+	}
+}
+#endif
 #elif defined(CONFIG_ARM64)
 #include <asm/neon.h>
 #if LINUX_VERSION_CODE >= KERNEL_VERSION(6, 19, 0)

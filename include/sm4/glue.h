@@ -48,6 +48,20 @@ struct sm4_skcipher_driver {
 	const struct sm4_mode_ops *ops;
 	bool uses_simd;
 	/*
+	 * Requests shorter than this many bytes take the portable code
+	 * without a SIMD section (for which kernel_fpu_begin/end costs more
+	 * than the SIMD code saves on them); 0: none.  The single-block
+	 * cipher always has one block, so it follows the same rule.
+	 */
+	unsigned int scalar_below;
+	/*
+	 * Optional: requests of at least scalar_below but fewer than
+	 * small_below bytes use small_ops instead of ops (e.g. narrower
+	 * registers where the wide ones do not pay).
+	 */
+	const struct sm4_mode_ops *small_ops;
+	unsigned int small_below;
+	/*
 	 * Optional key expansion (e.g. SM4EKEY); must produce the same
 	 * schedules as sm4_expandkey().  Called inside a SIMD section when
 	 * uses_simd and SIMD is usable, sm4_expandkey() otherwise.

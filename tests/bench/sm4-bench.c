@@ -22,8 +22,10 @@
  * Time is measured with the TSC (x86-64) or the generic timer (arm64);
  * "cycles/B" are TSC ticks per byte, which equal core cycles only when
  * the core runs at the TSC frequency (not under turbo or power saving).
- * When the perf core-cycle counter is available, one calibration loop
- * measures the core-cycles/TSC-ticks ratio and it is printed.
+ * The core-cycles/TSC-ticks ratio comes from the perf core-cycle
+ * counter or, without it, from a chain of dependent IMULs; it is printed
+ * (and core cycles per byte with it) only if the core clock it implies
+ * lies between half the TSC rate and 6 GHz.
  */
 #define _GNU_SOURCE
 #include <errno.h>
@@ -75,6 +77,35 @@ static struct sm4_test_impl generic_impl = {
 struct bench_impl {
 	char name[64];			/* "sm4-generic", "libgcrypt" */
 	const struct sm4_test_impl *ti;	/* NULL: libgcrypt */
+	const struct gcry_path *path;	/* libgcrypt forced onto a path */
+};
+
+/*
+ * libgcrypt's SM4 paths, each forced in a child process by switching off
+ * the hardware features of the faster ones (GCRYCTL_DISABLE_HWF must come
+ * before libgcrypt's initialisation), next to this project's driver for
+ * the same instruction set.  A path runs only on a CPU that has its
+ * features, or libgcrypt would silently fall back to a slower one.
+ * The names are switched off one by one: libgcrypt stops at the first
+ * name of a list it does not know, and a feature it does not know (1.10
+ * has no "intel-avx512") is one none of its code paths uses anyway.
+ */
+struct gcry_path {
+	const char *name;	/* "libgcrypt GFNI/AVX2" */
+	const char *disable;	/* for GCRYCTL_DISABLE_HWF, or NULL */
+	const char *driver;	/* the matching implementation */
+	const char *cpu[3];	/* __builtin_cpu_supports() names */
+};
+
+static const struct gcry_path gcry_paths[] = {
+	{ "libgcrypt GFNI/AVX-512", NULL, "sm4-gfni-avx512",
+	  { "gfni", "avx512f", "avx512vl" } },
+	{ "libgcrypt GFNI/AVX2", "intel-avx512", "sm4-gfni-avx2",
+	  { "gfni", "avx2" } },
+	{ "libgcrypt AES-NI/AVX2", "intel-gfni,intel-avx512",
+	  "sm4-aesni-avx2", { "aes", "avx2" } },
+	{ "libgcrypt AES-NI/AVX", "intel-avx2,intel-gfni,intel-avx512",
+	  "sm4-aesni-avx", { "aes", "avx" } },
 };
 
 static struct bench_impl bimpls[MAX_IMPLS];
@@ -192,29 +223,93 @@ static void calibrate_ticks(void)
 
 /*
  * Without a cycle counter: core cycles per tick from a chain of dependent
- * register adds, each of which takes one core cycle on x86-64.  The best
- * of several runs (the least disturbed one) is taken.
+ * 64-bit IMULs, 3 core cycles each on every x86-64 core of the last
+ * decade (Intel from Nehalem, AMD from Zen).  A chain of "add $1" is no
+ * measure: Golden Cove and later cores eliminate such adds at rename
+ * (8.4 "cycles" per TSC tick were seen that way).  The multiplier is a
+ * run-time value, so nothing can be folded.  The best of 40 short runs
+ * (about 2 ms each; the least disturbed one on a busy machine) is taken.
  */
-static double dependent_add_cycles_per_tick(void)
+#define IMUL_LATENCY	3
+
+static double dependent_imul_cycles_per_tick(void)
 {
 #if defined(__x86_64__)
-	const unsigned long iters = 1000000, adds = 64;
+	const unsigned long iters = 30000, muls = 64;
+	volatile unsigned long seed = 3;
+	unsigned long m = seed;
 	double best = 0;
 	int run;
 
-	for (run = 0; run < 5; run++) {
-		unsigned long x = 0, i;
+	for (run = 0; run < 40; run++) {
+		unsigned long x = 1, i;
 		u64 t0, t1;
 
 		t0 = ticks();
 		for (i = 0; i < iters; i++)
-			__asm__ __volatile__(".rept 64\n\tadd $1, %0\n\t.endr"
-					     : "+r"(x));
+			__asm__ __volatile__(".rept 64\n\timul %1, %0\n\t.endr"
+					     : "+r"(x) : "r"(m));
 		t1 = ticks();
-		if (t1 > t0 && (double)(iters * adds) / (t1 - t0) > best)
-			best = (double)(iters * adds) / (t1 - t0);
+		if (t1 > t0 &&
+		    (double)(iters * muls * IMUL_LATENCY) / (t1 - t0) > best)
+			best = (double)(iters * muls * IMUL_LATENCY) /
+			       (t1 - t0);
 	}
 	return best;
+#else
+	return 0;
+#endif
+}
+
+/*
+ * A core clock above 6 GHz or below half the tick rate means the method
+ * failed (an eliminated instruction, a throttled or migrated run):
+ * then no core cycles are printed at all.
+ */
+static bool core_clock_plausible(double per_tick)
+{
+	return per_tick >= 0.5 && per_tick * tick_hz <= 6e9;
+}
+
+/*
+ * An estimate of what kernel_fpu_begin()/kernel_fpu_end() add to a
+ * request on x86-64: the first section after entering the kernel saves
+ * the task's FPU/vector state (XSAVEOPT/XSAVES of every XCR0 component),
+ * and the return to user space restores it (XRSTOR).  Measured here as
+ * one XSAVE plus one XRSTOR of all enabled state (a ymm register is
+ * dirtied in between, so the save cannot be skipped), median of
+ * 1000-pair runs, in TSC ticks.  The kernel's bookkeeping (preemption,
+ * the TIF flag) is not included.
+ */
+static int cmp_double(const void *a, const void *b);
+
+static double fpu_save_restore_ticks(void)
+{
+#if defined(__x86_64__)
+	static unsigned char area[8192] __attribute__((aligned(64)));
+	unsigned int lo, hi;
+	double runs[9];
+	int r, k;
+
+	__asm__ __volatile__("xgetbv" : "=a"(lo), "=d"(hi) : "c"(0));
+	for (r = 0; r < 9; r++) {
+		u64 t0, t1;
+
+		t0 = ticks();
+		for (k = 0; k < 1000; k++) {
+			__asm__ __volatile__("vpxor %%ymm0, %%ymm0, %%ymm0\n\t"
+					     "xsave64 %0"
+					     : "+m"(area) : "a"(lo), "d"(hi)
+					     : "xmm0", "memory");
+			__asm__ __volatile__("xrstor64 %0"
+					     : : "m"(area), "a"(lo), "d"(hi)
+					     : "memory");
+		}
+		t1 = ticks();
+		runs[r] = (double)(t1 - t0) / 1000;
+	}
+	qsort(runs, 9, sizeof(runs[0]), cmp_double);
+	return runs[4];
 #else
 	return 0;
 #endif
@@ -240,11 +335,18 @@ static void calibrate_core_cycles(char *why, size_t whylen)
 	if (fd < 0) {
 		int err = errno;
 
-		core_per_tick = dependent_add_cycles_per_tick();
-		if (core_per_tick > 0)
+		core_per_tick = dependent_imul_cycles_per_tick();
+		if (core_per_tick > 0 && !core_clock_plausible(core_per_tick)) {
 			snprintf(why, whylen,
-				 "perf_event_open(cycles): %s; a chain of dependent adds (1 cycle each) gives %.3f core cycles per %s tick",
-				 strerror(err), core_per_tick, tick_name);
+				 "perf_event_open(cycles): %s; a chain of dependent imuls gives %.3f core cycles per %s tick (%.2f GHz), implausible: no core cycles printed",
+				 strerror(err), core_per_tick, tick_name,
+				 core_per_tick * tick_hz / 1e9);
+			core_per_tick = 0;
+		} else if (core_per_tick > 0)
+			snprintf(why, whylen,
+				 "perf_event_open(cycles): %s; a chain of dependent imuls (%d cycles each) gives %.3f core cycles per %s tick (core %.2f GHz)",
+				 strerror(err), IMUL_LATENCY, core_per_tick,
+				 tick_name, core_per_tick * tick_hz / 1e9);
 		else
 			snprintf(why, whylen, "perf_event_open(cycles): %s",
 				 strerror(err));
@@ -263,8 +365,12 @@ static void calibrate_core_cycles(char *why, size_t whylen)
 		snprintf(why, whylen, "perf cycle counter reads nothing");
 	} else {
 		core_per_tick = (double)cyc / (double)(t1 - t0);
-		snprintf(why, whylen, "perf: %.3f core cycles per %s tick",
-			 core_per_tick, tick_name);
+		snprintf(why, whylen, "perf: %.3f core cycles per %s tick (core %.2f GHz)%s",
+			 core_per_tick, tick_name, core_per_tick * tick_hz / 1e9,
+			 core_clock_plausible(core_per_tick) ? "" :
+			 ", implausible: no core cycles printed");
+		if (!core_clock_plausible(core_per_tick))
+			core_per_tick = 0;
 	}
 	close(fd);
 }
@@ -616,6 +722,8 @@ static bool selected(int i, int generic, int gcry)
 
 	if (!opt_only || i == generic || i == gcry)
 		return true;
+	if (bimpls[i].path)
+		n = bimpls[i].path->driver;
 	return !strcmp(n, opt_only) ||
 	       (!strncmp(n, "sm4-", 4) && !strcmp(n + 4, opt_only));
 }
@@ -637,6 +745,8 @@ static void print_table(const char *title, value_fn val, int i, int base,
 	for (r = 0; r < n_bimpls; r++)
 		if ((int)strlen(bimpls[r].name) > w)
 			w = strlen(bimpls[r].name);
+	if ((int)strlen(title) > w)
+		w = strlen(title);
 	printf("\n%-*s |", w, title);
 	for (s = 0; s < N_SIZES; s++)
 		printf(" %7s", size_names[s]);
@@ -662,6 +772,8 @@ static void print_table(const char *title, value_fn val, int i, int base,
 	}
 }
 
+static int matching_path(int i);
+
 static void write_csv(const char *path, int generic, int gcry)
 {
 	FILE *f = fopen(path, "w");
@@ -672,7 +784,7 @@ static void write_csv(const char *path, int generic, int gcry)
 		exit(1);
 	}
 	fputs("# SPDX-License-Identifier: GPL-2.0\n", f);
-	fputs("implementation,mode,direction,size,bytes,mb_per_s,ticks_per_byte,core_cycles_per_byte,ns_per_request,requests_per_run,runs,cputime_runs,spread,vs_generic,vs_libgcrypt\n",
+	fputs("implementation,mode,direction,size,bytes,mb_per_s,ticks_per_byte,core_cycles_per_byte,ns_per_request,requests_per_run,runs,cputime_runs,spread,vs_generic,vs_libgcrypt,vs_libgcrypt_same_path\n",
 	      f);
 	for (i = 0; i < n_bimpls; i++)
 		for (r = 0; r < N_ROWS; r++)
@@ -698,6 +810,11 @@ static void write_csv(const char *path, int generic, int gcry)
 				fprintf(f, ",");
 				if (gcry >= 0 && mbps(gcry, r, s) > 0)
 					fprintf(f, "%.3f", m / mbps(gcry, r, s));
+				fprintf(f, ",");
+				if (matching_path(i) >= 0 &&
+				    mbps(matching_path(i), r, s) > 0)
+					fprintf(f, "%.3f", m /
+						mbps(matching_path(i), r, s));
 				fprintf(f, "\n");
 			}
 	fclose(f);
@@ -715,6 +832,92 @@ static void help(const char *prog)
 		"           the baselines sm4-generic and libgcrypt\n"
 		"  -l       list the implementations and exit\n", prog);
 	exit(2);
+}
+
+#ifdef HAVE_GCRYPT
+static bool path_runs_here(const struct gcry_path *p)
+{
+	int k;
+
+	__builtin_cpu_init();
+	for (k = 0; k < 3 && p->cpu[k]; k++) {
+		/* __builtin_cpu_supports() needs a literal: compare names. */
+		bool has = !strcmp(p->cpu[k], "gfni") ?
+			   __builtin_cpu_supports("gfni") :
+			   !strcmp(p->cpu[k], "avx512f") ?
+			   __builtin_cpu_supports("avx512f") :
+			   !strcmp(p->cpu[k], "avx512vl") ?
+			   __builtin_cpu_supports("avx512vl") :
+			   !strcmp(p->cpu[k], "avx2") ?
+			   __builtin_cpu_supports("avx2") :
+			   !strcmp(p->cpu[k], "avx") ?
+			   __builtin_cpu_supports("avx") :
+			   !strcmp(p->cpu[k], "aes") ?
+			   __builtin_cpu_supports("aes") : false;
+
+		if (!has)
+			return false;
+	}
+	return true;
+}
+
+/*
+ * Measure every cell of libgcrypt path implementation @i in a child
+ * process (libgcrypt not yet initialised in the parent), reference
+ * outputs from sm4-generic @generic; the cells come back through a pipe.
+ */
+static int measure_gcry_path(int i, int generic)
+{
+	const struct gcry_path *p = bimpls[i].path;
+	int fd[2], r, s, ok = 0;
+	pid_t pid;
+
+	if (pipe(fd))
+		return -1;
+	fflush(stdout);
+	pid = fork();
+	if (pid < 0)
+		return -1;
+	if (pid == 0) {
+		char names[128], *name, *save = NULL;
+
+		snprintf(names, sizeof(names), "%s", p->disable ? p->disable : "");
+		for (name = strtok_r(names, ",", &save); name;
+		     name = strtok_r(NULL, ",", &save))
+			gcry_control(GCRYCTL_DISABLE_HWF, name, NULL);
+		if (!gcry_check_version(NULL) || setup_keys(i))
+			_exit(1);
+		gcry_control(GCRYCTL_INITIALIZATION_FINISHED, 0);
+		for (r = 0; r < N_ROWS; r++) {
+			for (s = 0; s < N_SIZES; s++) {
+				make_reference(generic, r, s);
+				measure(i, r, s);
+			}
+		}
+		if (write(fd[1], cells[i], sizeof(cells[i])) !=
+		    sizeof(cells[i]))
+			_exit(1);
+		_exit(0);
+	}
+	close(fd[1]);
+	if (read(fd[0], cells[i], sizeof(cells[i])) == sizeof(cells[i]))
+		ok = 1;
+	close(fd[0]);
+	waitpid(pid, NULL, 0);
+	return ok ? 0 : -1;
+}
+#endif
+
+/* The libgcrypt path matching implementation @i, or -1. */
+static int matching_path(int i)
+{
+	int j;
+
+	for (j = 0; j < n_bimpls; j++)
+		if (bimpls[j].path &&
+		    !strcmp(bimpls[j].path->driver, bimpls[i].name))
+			return j;
+	return -1;
 }
 
 int main(int argc, char **argv)
@@ -789,12 +992,20 @@ int main(int argc, char **argv)
 		bimpls[n_bimpls++].ti = ti;
 	}
 #ifdef HAVE_GCRYPT
-	probe_gcry_backend(probe, sizeof(probe));
-	if (!gcry_check_version(NULL)) {
-		fprintf(stderr, "libgcrypt initialisation failed\n");
-		return 1;
+	for (i = 0; i < (int)ARRAY_SIZE(gcry_paths) && n_bimpls < MAX_IMPLS - 1;
+	     i++) {
+		if (!path_runs_here(&gcry_paths[i])) {
+			printf("# %s: this CPU lacks its instructions, not measured\n",
+			       gcry_paths[i].name);
+			continue;
+		}
+		snprintf(bimpls[n_bimpls].name, sizeof(bimpls[0].name), "%s",
+			 gcry_paths[i].name);
+		bimpls[n_bimpls].ti = NULL;
+		bimpls[n_bimpls++].path = &gcry_paths[i];
 	}
-	gcry_control(GCRYCTL_INITIALIZATION_FINISHED, 0);
+	probe_gcry_backend(probe, sizeof(probe));
+	/* Initialised only after the forced paths ran in their children. */
 	snprintf(bimpls[n_bimpls].name, sizeof(bimpls[0].name), "libgcrypt");
 	bimpls[n_bimpls].ti = NULL;
 	gcry = n_bimpls++;
@@ -805,6 +1016,8 @@ int main(int argc, char **argv)
 		return 0;
 	}
 	for (i = 0; i < n_bimpls; i++) {
+		if (bimpls[i].path || i == gcry)
+			continue;
 		if (setup_keys(i)) {
 			fprintf(stderr, "%s: key setup failed\n",
 				bimpls[i].name);
@@ -833,22 +1046,44 @@ int main(int argc, char **argv)
 	printf("#   (= core cycles only at a core clock equal to the %s rate; turbo makes real cycles higher)\n",
 	       tick_name);
 	printf("# core cycle counter: %s\n", why);
+	if (fpu_save_restore_ticks() > 0)
+		printf("# kernel_fpu_begin/end estimate: one XSAVE + XRSTOR of all XCR0 state = %.0f TSC ticks per request (not in the figures below)\n",
+		       fpu_save_restore_ticks());
+	printf("# median of %u runs of ~%.1f ms per cell; ECB/CBC/XTS run 1424 bytes in the 1420 column (as tcrypt)\n",
+	       opt_runs, opt_run_ms);
+
+	t_start = now_ns();
 #ifdef HAVE_GCRYPT
+	for (i = 0; i < n_bimpls; i++) {
+		if (!bimpls[i].path || !selected(i, generic, gcry))
+			continue;
+		if (measure_gcry_path(i, generic)) {
+			fprintf(stderr, "%s: measuring failed\n", bimpls[i].name);
+			return 1;
+		}
+		for (r = 0; r < N_ROWS; r++)
+			for (s = 0; s < N_SIZES; s++) {
+				nbad += cells[i][r][s].bad;
+				ndisc += cells[i][r][s].preempted;
+			}
+	}
+	if (!gcry_check_version(NULL) || setup_keys(gcry)) {
+		fprintf(stderr, "libgcrypt initialisation failed\n");
+		return 1;
+	}
+	gcry_control(GCRYCTL_INITIALIZATION_FINISHED, 0);
 	printf("# libgcrypt %s; SM4 path probe: %s\n",
 	       gcry_check_version(NULL), probe);
 #else
 	printf("# libgcrypt: not built in (reference: sm4-generic)\n");
 #endif
-	printf("# median of %u runs of ~%.1f ms per cell; ECB/CBC/XTS run 1424 bytes in the 1420 column (as tcrypt)\n",
-	       opt_runs, opt_run_ms);
-
 	ref = gcry >= 0 ? gcry : generic;
-	t_start = now_ns();
 	for (r = 0; r < N_ROWS; r++) {
 		for (s = 0; s < N_SIZES; s++) {
 			make_reference(ref, r, s);
 			for (i = 0; i < n_bimpls; i++) {
-				if (!selected(i, generic, gcry))
+				if (!selected(i, generic, gcry) ||
+				    bimpls[i].path)
 					continue;
 				measure(i, r, s);
 				nbad += cells[i][r][s].bad;
@@ -877,9 +1112,20 @@ int main(int argc, char **argv)
 					    " %6.2fx");
 	}
 	if (gcry >= 0) {
-		printf("\n## Speed relative to libgcrypt (same run; >1: faster than libgcrypt)\n");
+		printf("\n## Speed relative to libgcrypt's path for the same instructions (same run; >1: faster)\n");
+		for (i = 0; i < n_bimpls; i++) {
+			char title[2 * 64 + 8];
+			int m = matching_path(i);
+
+			if (m < 0 || !cells[m][0][0].done)
+				continue;
+			snprintf(title, sizeof(title), "%.60s / %.60s",
+				 bimpls[i].name, bimpls[m].name);
+			print_table(title, mbps, i, m, " %6.2fx");
+		}
+		printf("\n## Speed relative to libgcrypt as it runs by default (its best path here; same run)\n");
 		for (i = 0; i < n_bimpls; i++)
-			if (i != gcry)
+			if (i != gcry && !bimpls[i].path)
 				print_table(bimpls[i].name, mbps, i, gcry,
 					    " %6.2fx");
 	}

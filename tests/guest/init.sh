@@ -54,7 +54,9 @@ export VERDICT PHASE INIT_UPTIME
 
 echo "BEGIN: $ARCH phase=$PHASE" >>"$VERDICT"
 sh /suite.sh
-echo "END: $ARCH phase=$PHASE rc=$?" >>"$VERDICT"
+rc=$?
+# The host compares rc (the number of failed checks) with the FAIL lines.
+echo "END: $ARCH phase=$PHASE rc=$rc" >>"$VERDICT"
 sync
 poweroff -f
 echo o >/proc/sysrq-trigger

@@ -18,11 +18,18 @@
 # Options:
 #   --cpu MODEL          QEMU CPU model (default max)
 #   --cases N            test-vector cases per mode for part 3 (10000)
-#   --parts LIST         parts to run, e.g. 1,2,5 (default 1,2,3,4,5,6,7,8,9)
+#   --parts LIST         parts to run, e.g. 1,2,5 (default 1,...,10; see
+#                        tests/guest/suite.sh)
 #   --with-broken        also load tests/guest/kmod's sm4_broken_test.ko;
 #                        the run must then fail
 #   --broken-args ARGS   module parameters for it (e.g. corrupt_from=1)
-#   --kver KVER          Debian kernel ABI (default: installed headers)
+#   --suite SUITE        Debian suite whose kernel boots: bookworm (6.1),
+#                        trixie (6.12), sid (newest); default: this host's.
+#                        Modules are built with that suite's compiler (in
+#                        its chroot, tests/lib/make-chroot.sh, unless it is
+#                        the host's suite)
+#   --kver KVER          Debian kernel ABI, host suite only (default: the
+#                        installed linux-headers-amd64)
 #   --seed N             seed of the test vectors (default: random)
 #   --stress-seconds N   duration of part 6 (20)
 #   --tcrypt-sec N       tcrypt speed runs (part 9, demo): sec=N
@@ -40,10 +47,11 @@ set -uo pipefail
 ARCH=
 CPU=max
 CASES=10000
-PARTS=1,2,3,4,5,6,7,8,9
+PARTS=1,2,3,4,5,6,7,8,9,10
 BROKEN=0
 BROKEN_ARGS=
 KVER=
+SUITE=
 SEED=
 STRESS_SECONDS=20
 STRESS_WORKERS=4
@@ -68,6 +76,7 @@ while [ $# -gt 0 ]; do
 	--with-broken) BROKEN=1; shift ;;
 	--broken-args) BROKEN_ARGS=$2; shift 2 ;;
 	--kver) KVER=$2; shift 2 ;;
+	--suite) SUITE=$2; shift 2 ;;
 	--seed) SEED=$2; shift 2 ;;
 	--stress-seconds) STRESS_SECONDS=$2; shift 2 ;;
 	--tcrypt-sec) TCRYPT_SEC=$2; shift 2 ;;
@@ -83,6 +92,14 @@ x86_64|arm64) ;;
 *) usage ;;
 esac
 [ $DEMO = 1 ] && PARTS=demo
+if [ $DEMO = 0 ]; then
+	for p in $(echo "$PARTS" | tr , ' '); do
+		case $p in
+		[1-9]|10) ;;
+		*) echo "unknown part '$p' in --parts $PARTS (parts are 1 to 10)" >&2; exit 2 ;;
+		esac
+	done
+fi
 case ",$PARTS," in
 *,8,*)
 	# Part 8 runs on the volume part 5 formats.
@@ -92,12 +109,10 @@ case ",$PARTS," in
 	esac
 	;;
 esac
-[ -n "$KVER" ] || KVER=$(detect_kver)
-KVER=$(norm_kver "$KVER")
+[ -n "$SUITE" ] || SUITE=$(host_suite)
 [ -n "$SEED" ] || SEED=$(od -An -N4 -tu4 /dev/urandom | tr -d ' ')
 FLAVOUR=$(kernel_flavour "$ARCH")
-KREL=$KVER-$FLAVOUR
-WORK="$REPO_ROOT/build/guest/$ARCH-$(echo "$CPU" | tr -c 'A-Za-z0-9_.\n-' _)"
+WORK="$REPO_ROOT/build/guest/$SUITE-$ARCH-$(echo "$CPU" | tr -c 'A-Za-z0-9_.\n-' _)"
 [ $BROKEN = 1 ] && WORK="$WORK-broken"
 [ $DEMO = 1 ] && WORK="$WORK-demo"
 T_START=$(date +%s.%N)
@@ -106,6 +121,7 @@ T_START=$(date +%s.%N)
 # host tools' chatter goes to a log file (see below).
 N_PASS=0
 N_FAIL=0
+N_SKIP=0
 pass()
 {
 	N_PASS=$((N_PASS + 1))
@@ -213,83 +229,75 @@ command -v "$QEMU" >/dev/null ||
 
 if [ $DEMO = 1 ]; then
 	echo "== Host: building the modules and the guest's initramfs"
-	echo "  guest: $ARCH, Debian kernel $KREL, $QEMU -cpu $CPU (TCG emulation)"
+	echo "  guest: $ARCH, Debian $SUITE kernel, $QEMU -cpu $CPU (TCG emulation)"
 	echo "  work directory: $WORK"
-else
-	echo "INFO: $ARCH kernel $KREL, cpu $CPU, parts $PARTS, $CASES cases/mode, seed $SEED, work dir $WORK"
 fi
 
-# --- host side: kernel, modules, tools, data ---------------------------------
+# --- host side: modules, kernel, tools, data ---------------------------------
 
-step "fetching Debian's kernel image $KREL"
-KROOT=$("$REPO_ROOT/tests/lib/fetch-kernel.sh" "$ARCH" "$KVER") ||
-	setup_fail "fetch Debian kernel image $KREL"
-# A "make clean" in the checkout (kbuild deletes every *.ko below M=,
-# .cache included) leaves the unpacked image without its modules:
-# unpack it again.
-if [ -z "$(find "$KROOT/lib/modules/$KREL/kernel" -name '*.ko*' -print -quit)" ]; then
-	log "$ARCH: $KROOT has lost its modules, unpacking the image again"
-	rm -f "$KROOT/.complete"
-	KROOT=$("$REPO_ROOT/tests/lib/fetch-kernel.sh" "$ARCH" "$KVER") ||
-		setup_fail "fetch Debian kernel image $KREL"
-fi
-VMLINUZ="$KROOT/boot/vmlinuz-$KREL"
-step_done "fetch kernel"
-
+# The modules first: the build (in the suite's chroot unless it is the
+# host's suite) tells the kernel ABI whose image boots.  The patched
+# tcrypt (tools/build-tcrypt.sh) comes from the same build: part 2 runs
+# its mode=191, parts 7 and 9 and the demo its speed modes.
 step "building modules"
-EXTRA=()
+BARGS=(--suite "$SUITE")
+[ -n "$KVER" ] && BARGS=("$(norm_kver "$KVER")" "${BARGS[@]}")
+TCRYPT_KO=
+if [ $DEMO = 1 ] || want_part 2 || want_part 9 || want_part 7; then
+	BARGS+=(--tcrypt)
+fi
 if [ $DEMO = 0 ] && { [ -e "$REPO_ROOT/tests/guest/kmod/Kbuild" ] ||
 		[ -e "$REPO_ROOT/tests/guest/kmod/Makefile" ]; }; then
-	EXTRA=(--extra tests/guest/kmod)
+	BARGS+=(--extra tests/guest/kmod)
 fi
-"$REPO_ROOT/tests/lib/build-modules.sh" "$ARCH" "$KVER" "$WORK/modules" \
-	"${EXTRA[@]}" >"$WORK/modules.list" ||
-	setup_fail "build modules (see $WORK/modules/build.log)"
+"$REPO_ROOT/tests/lib/build-modules.sh" "$ARCH" "$WORK/modules" \
+	"${BARGS[@]}" >"$WORK/modules.list" ||
+	setup_fail "build modules for $SUITE (see $WORK/modules/build.log)"
+KVER=$(cat "$WORK/modules/kernel.abi")
+KREL=$KVER-$FLAVOUR
+if [ -e "$WORK/modules/tcrypt/sm4_tcrypt.ko" ]; then
+	TCRYPT_KO="$WORK/modules/tcrypt/sm4_tcrypt.ko"
+fi
 if [ $DEMO = 1 ]; then
 	pass "built against $(readlink "$WORK/modules/kdir"): $(sed 's,.*/,,' "$WORK/modules.list" | paste -sd' ')"
 else
-	pass "modules built: $(grep -c . "$WORK/modules.list") .ko files ($(tr '\n' ' ' <"$WORK/modules.list"))"
+	echo "INFO: $ARCH $SUITE kernel $KREL, cpu $CPU, parts $PARTS, $CASES cases/mode, seed $SEED, work dir $WORK"
+	pass "modules built for $KREL: $(grep -c . "$WORK/modules.list") .ko files ($(tr '\n' ' ' <"$WORK/modules.list"))"
 fi
 step_done "build modules"
 
-# The patched tcrypt (tools/build-tcrypt.sh) for the same headers: part 2
-# runs its mode=191, part 9 and the demo its speed modes.
-TCRYPT_KO=
-if [ $DEMO = 1 ] || want_part 2 || want_part 9 || want_part 7; then
-	step "building sm4_tcrypt.ko"
-	if [ "$(deb_arch "$ARCH")" = "$(dpkg --print-architecture)" ]; then
-		TCENV=(env -u ARCH -u CROSS_COMPILE)
-	else
-		TCENV=(env ARCH=arm64 CROSS_COMPILE=aarch64-linux-gnu-)
-	fi
-	if "${TCENV[@]}" "$REPO_ROOT/tools/build-tcrypt.sh" \
-			"$WORK/modules/kdir" "$WORK/tcrypt" >"$WORK/tcrypt.log" 2>&1 &&
-			[ -e "$WORK/tcrypt/sm4_tcrypt.ko" ]; then
-		TCRYPT_KO="$WORK/tcrypt/sm4_tcrypt.ko"
-		pass "sm4_tcrypt.ko built (tools/build-tcrypt.sh, tcrypt-patches/)"
-	else
-		tail -n 20 "$WORK/tcrypt.log"
-		fail "sm4_tcrypt.ko build (tools/build-tcrypt.sh, log $WORK/tcrypt.log)"
-	fi
-	step_done "build sm4_tcrypt.ko"
+step "fetching Debian's kernel image $KREL ($SUITE)"
+KROOT=$("$REPO_ROOT/tests/lib/fetch-kernel.sh" "$ARCH" "$SUITE" "$KVER") ||
+	setup_fail "fetch Debian kernel image $KREL from $SUITE"
+# A "make clean" in the checkout (kbuild deletes every *.ko below M=,
+# .cache included) leaves the unpacked image without its modules:
+# unpack it again.
+if [ -z "$(find -L "$KROOT/lib/modules/$KREL/kernel" -name '*.ko*' -print -quit)" ]; then
+	log "$ARCH: $KROOT has lost its modules, unpacking the image again"
+	rm -f "$KROOT/.complete"
+	KROOT=$("$REPO_ROOT/tests/lib/fetch-kernel.sh" "$ARCH" "$SUITE" "$KVER") ||
+		setup_fail "fetch Debian kernel image $KREL from $SUITE"
 fi
+VMLINUZ=$(. "$KROOT/kernel.env" && echo "$VMLINUZ")
+[ -f "$VMLINUZ" ] || setup_fail "no kernel image $VMLINUZ (from $KROOT/kernel.env)"
+step_done "fetch kernel"
+
 if [ $BROKEN = 1 ] && [ ! -e "$WORK/modules/extra/sm4_broken_test.ko" ]; then
 	setup_fail "--with-broken: sm4_broken_test.ko was not built (tests/guest/kmod)"
 fi
 
 step "building guest tools"
 AFALG_BIN=
-if [ -x "$REPO_ROOT/tests/guest/afalg/build.sh" ]; then
-	if "$REPO_ROOT/tests/guest/afalg/build.sh" "$ARCH" "$WORK/afalg" \
-			>"$WORK/afalg.log" 2>&1 && [ -x "$WORK/afalg/sm4-afalg" ]; then
-		AFALG_BIN="$WORK/afalg/sm4-afalg"
-		pass "sm4-afalg built"
-	else
-		tail -n 20 "$WORK/afalg.log"
-		fail "sm4-afalg build (tests/guest/afalg/build.sh, log $WORK/afalg.log)"
-	fi
+FSCRYPT_BIN=
+if "$REPO_ROOT/tests/guest/build-tools.sh" "$ARCH" "$WORK/tools" \
+		>"$WORK/tools.log" 2>&1 && [ -x "$WORK/tools/sm4-afalg" ] &&
+		[ -x "$WORK/tools/sm4-fscrypt" ]; then
+	AFALG_BIN="$WORK/tools/sm4-afalg"
+	FSCRYPT_BIN="$WORK/tools/sm4-fscrypt"
+	quiet_pass "guest tools built (sm4-afalg, sm4-fscrypt)"
 else
-	fail "sm4-afalg missing: tests/guest/afalg/build.sh does not exist"
+	tail -n 20 "$WORK/tools.log"
+	fail "guest tools build (tests/guest/build-tools.sh, log $WORK/tools.log)"
 fi
 if [ $DEMO = 0 ]; then
 	gcc -O2 -Wall -o "$WORK/gen-vectors" "$REPO_ROOT/tests/common/gen-vectors.c" \
@@ -308,10 +316,12 @@ ROOTFS_CPIO=$("$REPO_ROOT/tests/lib/make-rootfs.sh" "$ARCH") ||
 
 # Distro modules the suite needs (their dependencies are resolved
 # below).  crc32c: ext4 asks for it; virtio_console: arm64's verdict
-# channel.
+# channel; hmac, sha512: fscrypt's key derivation.  A name this kernel
+# has neither as a module nor built in (cfb is gone from 6.8, crc32c_intel
+# became a library) is left out: the suite checks what it uses.
 KMODS_WANTED="virtio_pci virtio_blk virtio_console virtio_rng dm_mod dm_crypt
 	xts ecb cbc ctr cfb cts tcrypt af_alg algif_skcipher crypto_user ext4
-	crc32c_generic"
+	crc32c_generic crc32c hmac sha512_generic sha512"
 [ "$ARCH" = x86_64 ] && KMODS_WANTED="$KMODS_WANTED crc32c_intel"
 
 if [ ! -e "$KROOT/lib/modules/$KREL/modules.dep" ]; then
@@ -322,16 +332,34 @@ MODS_STAGE="$STAGE/lib/modules/$KREL"
 mkdir -p "$MODS_STAGE/updates" "$STAGE/opt/sm4/kmod" "$STAGE/etc" \
 	"$STAGE/usr/local/bin" "$STAGE/opt/sm4/data" "$STAGE/opt/sm4/tcrypt"
 for m in $KMODS_WANTED; do
-	deps=$(modprobe -d "$KROOT" -S "$KREL" -C /dev/null --show-depends "$m" 2>&1) ||
-		setup_fail "distro module $m: $deps"
+	if ! deps=$(modprobe -d "$KROOT" -S "$KREL" -C /dev/null --show-depends "$m" 2>&1); then
+		log "$ARCH: $KREL has no module $m ($deps)"
+		continue
+	fi
 	for ko in $(echo "$deps" | awk '$1 == "insmod" { print $2 }'); do
-		rel=${ko#"$KROOT"/lib/modules/"$KREL"/}
+		rel=${ko#"$(readlink -f "$KROOT/lib/modules/$KREL")"/}
+		rel=${rel#"$KROOT"/lib/modules/"$KREL"/}
 		mkdir -p "$MODS_STAGE/$(dirname "$rel")"
 		cp "$ko" "$MODS_STAGE/$rel" ||
 			setup_fail "distro module $m: cannot copy $ko"
 	done
 done
 cp "$KROOT/lib/modules/$KREL"/modules.{order,builtin,builtin.modinfo} "$MODS_STAGE/"
+# The SM4 modes the distribution's tcrypt.ko measures: the names it holds.
+DISTRO_TCRYPT_MODES=
+ko=$(find "$MODS_STAGE/kernel" -name 'tcrypt.ko*' | head -n1)
+if [ -n "$ko" ]; then
+	case $ko in
+	*.xz) kcat=(xz -dc) ;;
+	*.zst) kcat=(zstd -dcq) ;;
+	*) kcat=(cat) ;;
+	esac
+	"${kcat[@]}" "$ko" >"$WORK/tcrypt.ko.plain"
+	for x in ecb cbc cfb ctr; do
+		grep -qaF "$x(sm4)" "$WORK/tcrypt.ko.plain" &&
+			DISTRO_TCRYPT_MODES="$DISTRO_TCRYPT_MODES${DISTRO_TCRYPT_MODES:+,}$x"
+	done
+fi
 cp "$WORK"/modules/modules/*.ko "$MODS_STAGE/updates/"
 cp "$WORK"/modules/extra/*.ko "$STAGE/opt/sm4/kmod/" 2>/dev/null
 [ -n "$TCRYPT_KO" ] && cp "$TCRYPT_KO" "$STAGE/opt/sm4/tcrypt/"
@@ -347,7 +375,24 @@ else
 	install -m 755 "$REPO_ROOT/tests/guest/suite.sh" "$STAGE/suite.sh"
 fi
 [ -n "$AFALG_BIN" ] && install -m 755 "$AFALG_BIN" "$STAGE/usr/local/bin/sm4-afalg"
+[ -n "$FSCRYPT_BIN" ] && install -m 755 "$FSCRYPT_BIN" "$STAGE/usr/local/bin/sm4-fscrypt"
 head -c 64 /dev/urandom >"$STAGE/opt/sm4/luks.key"
+# The assembly entry points of every driver module (the global functions
+# of the objects assembled from .S files that went into each .ko): the
+# guest counts entries into them.
+: >"$STAGE/opt/sm4/asm-entries"
+for ko in "$WORK"/modules/modules/*.ko; do
+	m=$(basename "$ko" .ko)
+	for o in "$WORK"/modules/src/arch/*/*.o; do
+		[ -e "${o%.o}.S" ] || continue
+		nm --defined-only "$o" | awk '$2 == "T" { print $3 }'
+	done | sort -u >"$WORK/asm-syms"
+	nm --defined-only "$ko" | awk '$2 == "T" { print $3 }' | sort -u |
+		comm -12 - "$WORK/asm-syms" | sed "s/^/$m /"
+done >"$STAGE/opt/sm4/asm-entries"
+if [ $DEMO = 0 ] && [ ! -s "$STAGE/opt/sm4/asm-entries" ]; then
+	setup_fail "no assembly entry points found in the built modules ($WORK/modules/src/arch)"
+fi
 if [ $DEMO = 0 ]; then
 	cp "$WORK/vectors.bin" "$STAGE/opt/sm4/vectors.bin"
 	# Files of known SHA-256 for the encrypted volume: empty, one byte,
@@ -359,6 +404,24 @@ if [ $DEMO = 0 ]; then
 	head -c 12345 /dev/urandom >"$STAGE/opt/sm4/data/dir/sub/nested.bin"
 	(cd "$STAGE/opt/sm4/data" && find . -type f | sort | xargs sha256sum) \
 		>"$STAGE/opt/sm4/data.sha256"
+	# The fscrypt tree (part 10): sizes around the block and page
+	# boundaries, a few MiB of random data, names near NAME_MAX, and
+	# plaintext markers the host looks for on the raw disk afterwards.
+	FSDATA="$STAGE/opt/sm4/fsdata"
+	long=$(printf 'sm4name-%0240d' 0 | head -c 248)
+	mkdir -p "$FSDATA/sm4name-tree/$long-d/sub-sm4name-dir"
+	for n in 0 1 15 16 4095 4096 4097; do
+		{ printf 'SM4-FSCRYPT-PLAINTEXT %s ' "$SEED"; head -c "$n" /dev/zero | tr '\0' x; } |
+			head -c "$n" >"$FSDATA/sm4name-size-$n"
+	done
+	head -c 3145728 /dev/urandom >"$FSDATA/sm4name-random"
+	yes "SM4-FSCRYPT-PLAINTEXT $SEED" | head -c 200000 >"$FSDATA/sm4name-tree/$long-d/sub-sm4name-dir/${long}-f"
+	echo "SM4-FSCRYPT-PLAINTEXT small" >"$FSDATA/sm4name-tree/sm4name-small.txt"
+	(cd "$FSDATA" && find . -type f | sort | xargs sha256sum) \
+		>"$STAGE/opt/sm4/fsdata.sha256"
+	cp "$FSDATA/sm4name-random" "$WORK/fs-random.bin"
+	head -c 64 /dev/urandom >"$STAGE/opt/sm4/fscrypt.key"
+	truncate -s 64M "$WORK/disk3.img"
 	# Raw dm-crypt check on a second disk, with a key and IV offset the host
 	# knows: the guest writes dmA.bin through dm-crypt at sector 0 (the host
 	# decrypts it with libgcrypt after the boot), and reads back at sector
@@ -387,6 +450,7 @@ VERDICT_DEV=$VERDICT_DEV
 DMXTS_KEY=${DMXTS_KEY:-}
 DMXTS_IV_OFFSET=${DMXTS_IV_OFFSET:-}
 TCRYPT_SEC=$TCRYPT_SEC
+DISTRO_TCRYPT_MODES=$DISTRO_TCRYPT_MODES
 EOF
 (cd "$STAGE" && find . -print0 | LC_ALL=C sort -z |
 	cpio -0 -o -H newc -R 0:0 --quiet) >"$WORK/overlay.cpio" ||
@@ -399,12 +463,50 @@ truncate -s 96M "$WORK/disk.img"
 
 # --- boots --------------------------------------------------------------------
 
+# phase_parts N: the parts that run in boot N (see tests/guest/suite.sh).
+phase_parts()
+{
+	local p
+
+	[ $DEMO = 1 ] && return 0
+	for p in $(echo "$PARTS" | tr , ' '); do
+		case $1:$p in
+		1:8|2:[1234679]) ;;
+		*) echo "$p" ;;
+		esac
+	done
+}
+
+# fscrypt_raw_check: the disk fscrypt wrote holds no plaintext: no name
+# or content marker, no 64-byte piece of the random file.
+fscrypt_raw_check()
+{
+	local r
+
+	r=$(python3 - "$WORK/disk3.img" "$WORK/fs-random.bin" <<'EOF_PY'
+import sys
+disk = open(sys.argv[1], 'rb').read()
+rnd = open(sys.argv[2], 'rb').read()
+found = [m for m in (b'sm4name', b'SM4-FSCRYPT-PLAINTEXT') if m in disk]
+pieces = [rnd[o:o + 64] for o in range(0, len(rnd), 65536)]
+hits = sum(1 for p in pieces if p in disk)
+print('%s %d %d' % (','.join(m.decode() for m in found) or '-', hits, len(pieces)))
+EOF_PY
+)
+	set -- $r
+	if [ "$1" = - ] && [ "$2" = 0 ]; then
+		pass "part10 host: the fscrypt disk holds no plaintext (no name/content marker, none of $3 samples of the random file)"
+	else
+		fail "part10 host: plaintext on the fscrypt disk (markers: $1; $2 of $3 samples of the random file)"
+	fi
+}
+
 # boot N TIMEOUT: run the guest for phase N; evaluates the verdict and the
 # console.
 boot()
 {
 	local n=$1 tmo=$2 con="$WORK/console$1.log" ver="$WORK/verdict$1.txt"
-	local cmdline args rc t0 qpid
+	local cmdline args rc t0 qpid end src nf p
 
 	cmdline="console=$CONSOLE panic_on_warn=1 panic=-1 rdinit=/init sm4_phase=$n mitigations=off"
 	# shellcheck disable=SC2054
@@ -418,6 +520,11 @@ boot()
 		# shellcheck disable=SC2054
 		args+=(-drive "file=$WORK/disk2.img,format=raw,if=none,id=disk1,cache=writeback"
 		       -device virtio-blk-pci,drive=disk1,serial=sm4raw)
+	fi
+	if [ -e "$WORK/disk3.img" ]; then
+		# shellcheck disable=SC2054
+		args+=(-drive "file=$WORK/disk3.img,format=raw,if=none,id=disk2,cache=writeback"
+		       -device virtio-blk-pci,drive=disk2,serial=sm4fs)
 	fi
 	if [ $VERBOSE = 1 ]; then
 		args+=(-chardev "stdio,id=con0,logfile=$con,signal=off")
@@ -451,31 +558,58 @@ boot()
 	# tcrypt lines (turned into a table below) and the BEGIN/END marks.
 	if [ $DEMO = 1 ]; then
 		tail -n +1 -F --pid="$qpid" "$ver" 2>/dev/null | tr -d '\r' |
-			grep --line-buffered -vE '^(TCRYPT|BEGIN:|END:)'
+			grep --line-buffered -vE '^(TCRYPT|BEGIN:|END:|PART-END:)'
 	else
 		tail -n +1 -F --pid="$qpid" "$ver" 2>/dev/null | tr -d '\r' |
-			grep --line-buffered -E '^(PASS|FAIL|TIME|SUMMARY):'
+			grep --line-buffered -E '^(PASS|FAIL|SKIP|TIME|SUMMARY):'
 	fi
 	wait "$qpid"
 	rc=$?
 	[ $DEMO = 1 ] || echo "TIME: $ARCH host boot $n (QEMU wall time) $(since "$t0") s"
 
-	tr -d '\r' <"$ver" >"$ver.clean"
+	tr -d '\r' <"$ver" >"$ver.clean" 2>/dev/null
 	N_PASS=$((N_PASS + $(grep -c '^PASS:' "$ver.clean")))
 	N_FAIL=$((N_FAIL + $(grep -c -E '^(FAIL|ERROR):' "$ver.clean")))
+	N_SKIP=$((N_SKIP + $(grep -c '^SKIP:' "$ver.clean")))
 	if [ $rc -eq 124 ] || [ $rc -eq 137 ]; then
 		fail "boot $n hit the ${tmo}s timeout"
 	elif [ $rc -ne 0 ]; then
 		fail "boot $n: QEMU exited with status $rc"
 		sed 's/^/  | /' "$WORK/qemu$n.err"
 	fi
-	if grep -q "^END: $ARCH phase=$n" "$ver.clean"; then
-		quiet_pass "boot $n: suite ran to the end"
-	else
+	if [ ! -s "$con" ]; then
+		fail "boot $n: no console capture ($con is missing or empty)"
+	fi
+	# The suite's exit status is its number of failed checks: it must
+	# match the FAIL lines that reached the host.
+	end=$(grep "^END: $ARCH phase=$n " "$ver.clean" | tail -n1)
+	if [ -z "$end" ]; then
 		fail "boot $n: suite did not finish (no END on the verdict channel; console $con)"
 		tail -n 30 "$con" | tr -d '\r' | sed 's/^/  | /'
+	else
+		src=${end##*rc=}
+		nf=$(grep -c '^FAIL:' "$ver.clean")
+		if [ "$src" = $((nf % 256)) ]; then
+			quiet_pass "boot $n: suite ran to the end (exit status $src, $nf FAIL lines)"
+		else
+			fail "boot $n: suite exit status $src but $nf FAIL lines reached the host"
+		fi
 	fi
+	# Every part asked for in this phase reported its end.
+	for p in $(phase_parts "$n"); do
+		if ! grep -q "^PART-END: $ARCH phase=$n part=$p\$" "$ver.clean"; then
+			fail "boot $n: part $p did not report its end (PART-END missing; console $con)"
+		fi
+	done
 	# The sectors the guest wrote through dm-crypt, decrypted here.
+	if [ "$n" = 1 ] && want_part 10; then
+		if grep -q "^SKIP: $ARCH part10 fscrypt with SM4:" "$ver.clean"; then
+			echo "SKIP: $ARCH part10 host: raw fscrypt disk check: the guest's fscrypt has no SM4"
+			N_SKIP=$((N_SKIP + 1))
+		else
+			fscrypt_raw_check
+		fi
+	fi
 	if [ "$n" = 1 ] && want_part 5; then
 		if dd if="$WORK/disk2.img" bs=512 count=2048 status=none |
 				"$WORK/dm-xts" dec "$DMXTS_KEY" "$DMXTS_IV_OFFSET" |
@@ -557,11 +691,20 @@ if [ $DEMO = 1 ]; then
 	exit
 fi
 case ",$PARTS," in
-*,5,*|*,8,*)
+*,5,*|*,8,*|*,10,*)
 	boot 2 "$TIMEOUT2"
 	;;
 esac
 
 echo "TIME: $ARCH total wall time $(since "$T_START") s"
-echo "SUMMARY: $ARCH $N_PASS passed, $N_FAIL failed (console logs and verdicts in $WORK)"
+if [ $N_FAIL -gt 0 ]; then
+	# What a replay needs: the vectors come from the seed, the keys are
+	# random per run.
+	echo "REPLAY: $0 --arch $ARCH --suite $SUITE --cpu $CPU --parts $PARTS --cases $CASES --seed $SEED"
+	echo "REPLAY: LUKS key $(od -An -tx1 "$STAGE/opt/sm4/luks.key" | tr -d ' \n')"
+	[ -e "$STAGE/opt/sm4/fscrypt.key" ] &&
+		echo "REPLAY: fscrypt key $(od -An -tx1 "$STAGE/opt/sm4/fscrypt.key" | tr -d ' \n')"
+	[ -n "${DMXTS_KEY:-}" ] && echo "REPLAY: raw dm-crypt key $DMXTS_KEY, IV offset $DMXTS_IV_OFFSET"
+fi
+echo "SUMMARY: $ARCH $SUITE $N_PASS passed, $N_FAIL failed, $N_SKIP skipped (console logs and verdicts in $WORK)"
 [ $N_FAIL -eq 0 ]

@@ -1,7 +1,8 @@
 #!/bin/bash
 # SPDX-License-Identifier: GPL-2.0
 #
-# build-modules.sh ARCH [KVER] OUTDIR [--extra RELDIR]...
+# build-modules.sh ARCH [KVER] OUTDIR [--suite SUITE] [--tcrypt]
+#                  [--extra RELDIR]...
 #
 # Build this project's kernel modules for ARCH (x86_64 or arm64) against
 # Debian's linux-headers-KVER-FLAVOUR, out of the source tree: the sources
@@ -10,6 +11,14 @@
 # nothing is written into the checkout.  KVER defaults to the version of
 # the installed linux-headers-amd64 (e.g. 6.1.0-57).
 #
+# --suite SUITE   build for the kernel of that Debian suite: on a host of
+#                 that suite as above, otherwise inside its build chroot
+#                 (tests/lib/make-chroot.sh) with the suite's own compiler
+#                 and headers (KVER is then the chroot's and must not be
+#                 given).
+# --tcrypt        also build the patched tcrypt (tools/build-tcrypt.sh)
+#                 into OUTDIR/tcrypt/sm4_tcrypt.ko.
+#
 # --extra RELDIR  also build the external modules in RELDIR (a directory
 #                 of the repository with its own Kbuild, e.g.
 #                 tests/guest/kmod) inside OUTDIR/src/RELDIR, with
@@ -17,7 +26,8 @@
 #                 SM4_SRC=OUTDIR/src on the make command line.
 #
 # Results: OUTDIR/modules/*.ko (debug info stripped), OUTDIR/extra/*.ko,
-# OUTDIR/kdir (symlink to the headers used), OUTDIR/build.log.
+# OUTDIR/kdir (symlink to the headers used), OUTDIR/kernel.abi (the KVER
+# built for), OUTDIR/build.log.
 # Environment: SM4_MAKEFLAGS (extra make arguments, e.g. W=1).
 
 set -euo pipefail
@@ -25,27 +35,37 @@ set -euo pipefail
 
 usage()
 {
-	die "usage: $0 ARCH [KVER] OUTDIR [--extra RELDIR]..."
+	die "usage: $0 ARCH [KVER] OUTDIR [--suite SUITE] [--tcrypt] [--extra RELDIR]..."
 }
 
 [ $# -ge 2 ] || usage
 ARCH=$1
 shift
+KVER=
 if [ $# -ge 2 ] && [ "${2#--}" = "$2" ]; then
 	KVER=$(norm_kver "$1")
 	shift
-else
-	KVER=$(detect_kver)
 fi
 OUTDIR=$1
 shift
 EXTRAS=()
+SUITE=
+TCRYPT=0
 while [ $# -gt 0 ]; do
 	case $1 in
 	--extra)
 		[ $# -ge 2 ] || usage
 		EXTRAS+=("$2")
 		shift 2
+		;;
+	--suite)
+		[ $# -ge 2 ] || usage
+		SUITE=$2
+		shift 2
+		;;
+	--tcrypt)
+		TCRYPT=1
+		shift
 		;;
 	*)
 		usage
@@ -55,10 +75,25 @@ done
 
 DARCH=$(deb_arch "$ARCH")
 FLAVOUR=$(kernel_flavour "$ARCH")
-KSERIES=${KVER%%-*}		# 6.1.0
-KSERIES=${KSERIES%.*}		# 6.1
 mkdir -p "$OUTDIR"
 OUTDIR=$(cd "$OUTDIR" && pwd)
+LOG="$OUTDIR/build.log"
+: >"$LOG"
+# Every message, errors included, also goes to the log that callers name.
+exec 2> >(tee -a "$LOG" >&2)
+CHR=
+if [ -n "$SUITE" ] && [ "$SUITE" != "$(host_suite)" ]; then
+	[ -z "$KVER" ] || die "--suite $SUITE builds against the chroot's headers: give no KVER"
+	CHR=$("$(dirname "$0")/make-chroot.sh" "$SUITE") || exit 1
+	for d in "$CHR"/usr/src/linux-headers-*[0-9]-"$FLAVOUR"; do
+		[ -f "$d/Makefile" ] && KVER=${d##*/linux-headers-} && break
+	done
+	[ -n "$KVER" ] || die "no $FLAVOUR headers in the $SUITE chroot $CHR"
+	KVER=$(norm_kver "$KVER")
+fi
+[ -n "$KVER" ] || KVER=$(detect_kver)
+KSERIES=${KVER%%-*}		# 6.1.0
+KSERIES=${KSERIES%.*}		# 6.1
 
 # prepare_kdir: echo the headers directory for ARCH/KVER.
 prepare_kdir()
@@ -103,9 +138,16 @@ prepare_kdir()
 	echo "$hdir"
 }
 
-KDIR=$(prepare_kdir)
-[ -f "$KDIR/Makefile" ] || die "no kernel headers at $KDIR"
-ln -sfn "$KDIR" "$OUTDIR/kdir"
+if [ -n "$CHR" ]; then
+	KDIR=/usr/src/linux-headers-$KVER-$FLAVOUR
+	[ -f "$CHR$KDIR/Makefile" ] || die "no kernel headers at $CHR$KDIR"
+	ln -sfn "$CHR$KDIR" "$OUTDIR/kdir"
+else
+	KDIR=$(prepare_kdir)
+	[ -f "$KDIR/Makefile" ] || die "no kernel headers at $KDIR"
+	ln -sfn "$KDIR" "$OUTDIR/kdir"
+fi
+echo "$KVER" >"$OUTDIR/kernel.abi"
 
 MAKEARGS=(-C "$KDIR" -j"$(nproc)")
 STRIP="strip"
@@ -118,24 +160,49 @@ MAKEARGS+=(${SM4_MAKEFLAGS:-})
 
 # Fresh copy of the sources (a deleted or renamed file must not survive
 # in the copy: the arch Kbuild.inc files test for sources with wildcard).
-SRC="$OUTDIR/src"
-rm -rf "$SRC" "$OUTDIR/modules" "$OUTDIR/extra"
-mkdir -p "$SRC" "$OUTDIR/modules" "$OUTDIR/extra"
+# In a chroot, SRC is the chroot's view of BSRC.
+if [ -n "$CHR" ]; then
+	SRC=/sm4-build/$(echo "$OUTDIR" | sha256sum | cut -c1-16)
+	BSRC=$CHR$SRC
+	rm -rf "$BSRC"
+	ln -sfn "$BSRC" "$OUTDIR/src"
+else
+	SRC="$OUTDIR/src"
+	BSRC=$SRC
+	rm -rf "$SRC"
+fi
+rm -rf "$OUTDIR/modules" "$OUTDIR/extra" "$OUTDIR/tcrypt"
+mkdir -p "$BSRC" "$OUTDIR/modules" "$OUTDIR/extra"
 if git -C "$REPO_ROOT" rev-parse --git-dir >/dev/null 2>&1; then
 	git -C "$REPO_ROOT" ls-files -z -c -o --exclude-standard |
 		(cd "$REPO_ROOT" && xargs -0 -r sh -c \
 			'for f; do [ -e "$f" ] && printf "%s\0" "$f"; done' sh) |
-		(cd "$REPO_ROOT" && cpio -0 -pdm --quiet "$SRC")
+		(cd "$REPO_ROOT" && cpio -0 -pdm --quiet "$BSRC")
 else
 	rsync -a --exclude=.git --exclude=.cache --exclude=build \
 		--exclude='*.o' --exclude='*.ko' --exclude='*.cmd' \
-		"$REPO_ROOT/" "$SRC/"
+		"$REPO_ROOT/" "$BSRC/"
 fi
 
-LOG="$OUTDIR/build.log"
-: >"$LOG"
+# kmake ARGS...: make for the target kernel, in the chroot if there is
+# one (with its own /proc for objtool, in a private mount namespace),
+# under a timeout.
+kmake()
+{
+	if [ -n "$CHR" ]; then
+		(
+			flock -s 8
+			timeout -k 10 1800 unshare -m sh -c \
+				'mount -t proc proc "$0/proc" && exec chroot "$0" "$@"' \
+				"$CHR" make "$@"
+		) 8>"$CACHE/chroots/.$SUITE.lock"
+	else
+		timeout -k 10 1800 make "$@"
+	fi
+}
+
 log "building modules for $ARCH against $KDIR"
-if ! make "${MAKEARGS[@]}" M="$SRC" modules >>"$LOG" 2>&1; then
+if ! kmake "${MAKEARGS[@]}" M="$SRC" modules >>"$LOG" 2>&1; then
 	tail -n 40 "$LOG" >&2
 	die "module build failed for $ARCH (full log: $LOG)"
 fi
@@ -144,15 +211,15 @@ while read -r ko; do
 	[ -n "$ko" ] || continue
 	ko=${ko#"$SRC"/}		# 6.1: absolute paths of .ko files
 	case $ko in *.o) ko=${ko%.o}.ko ;; esac	# 6.3+: .o
-	cp "$SRC/$ko" "$OUTDIR/modules/"
+	cp "$BSRC/$ko" "$OUTDIR/modules/"
 	found=$((found + 1))
-done <"$SRC/modules.order"
+done <"$BSRC/modules.order"
 [ "$found" -gt 0 ] || die "no modules built"
 
 for rel in "${EXTRAS[@]}"; do
-	[ -d "$SRC/$rel" ] || die "--extra $rel: no such directory in the sources"
+	[ -d "$BSRC/$rel" ] || die "--extra $rel: no such directory in the sources"
 	log "building extra modules in $rel"
-	if ! make "${MAKEARGS[@]}" M="$SRC/$rel" SM4_SRC="$SRC" \
+	if ! kmake "${MAKEARGS[@]}" M="$SRC/$rel" SM4_SRC="$SRC" \
 			KBUILD_EXTRA_SYMBOLS="$SRC/Module.symvers" \
 			modules >>"$LOG" 2>&1; then
 		tail -n 40 "$LOG" >&2
@@ -162,11 +229,33 @@ for rel in "${EXTRAS[@]}"; do
 		[ -n "$ko" ] || continue
 		ko=${ko#"$SRC/$rel"/}
 		case $ko in *.o) ko=${ko%.o}.ko ;; esac
-		cp "$SRC/$rel/$ko" "$OUTDIR/extra/"
-	done <"$SRC/$rel/modules.order"
+		cp "$BSRC/$rel/$ko" "$OUTDIR/extra/"
+	done <"$BSRC/$rel/modules.order"
 done
 
-for ko in "$OUTDIR"/modules/*.ko "$OUTDIR"/extra/*.ko; do
+if [ $TCRYPT = 1 ]; then
+	# tools/build-tcrypt.sh patches tcrypt.c of the kernel's source
+	# package (of the suite, for a chroot build); the build runs here.
+	log "building sm4_tcrypt.ko"
+	tsrc=()
+	if [ -n "$CHR" ]; then
+		tsrc=(TCRYPT_SOURCE="$(suite_download "$SUITE" "linux-source-$KSERIES" "$CACHE/debs")")
+	fi
+	if ! tdir=$(env "${tsrc[@]}" TCRYPT_PREPARE_ONLY=1 \
+			"$REPO_ROOT/tools/build-tcrypt.sh" "$OUTDIR/kdir" \
+			"$BSRC/tcrypt" 2>>"$LOG"); then
+		tail -n 20 "$LOG" >&2
+		die "preparing sm4_tcrypt failed (full log: $LOG)"
+	fi
+	if ! kmake "${MAKEARGS[@]}" M="${tdir#"$CHR"}" modules >>"$LOG" 2>&1; then
+		tail -n 40 "$LOG" >&2
+		die "sm4_tcrypt build failed (full log: $LOG)"
+	fi
+	mkdir -p "$OUTDIR/tcrypt"
+	cp "$tdir/sm4_tcrypt.ko" "$OUTDIR/tcrypt/"
+fi
+
+for ko in "$OUTDIR"/modules/*.ko "$OUTDIR"/extra/*.ko "$OUTDIR"/tcrypt/*.ko; do
 	[ -e "$ko" ] || continue
 	"$STRIP" --strip-debug "$ko"
 done

@@ -2,8 +2,9 @@
 #
 # Shell helpers shared by the test scripts (sourced, not executed).
 #
-# Provides: REPO_ROOT, CACHE, log/die, ensure_pkgs, detect_kver, deb_arch,
-# kernel_flavour, ensure_foreign_arch, apt_download, unpack_deb.
+# Provides: REPO_ROOT, CACHE, log/die, run_timeout, ensure_pkgs, detect_kver,
+# deb_arch, kernel_flavour, ensure_foreign_arch, apt_download, unpack_deb,
+# host_suite, suite_apt, suite_download.
 
 # shellcheck shell=bash
 
@@ -21,6 +22,39 @@ die()
 	exit 1
 }
 
+# run_timeout SECONDS WHAT CMD...: run CMD under a timeout; on a timeout
+# or a failure print one line naming WHAT and return CMD's status.
+run_timeout()
+{
+	local t=$1 what=$2 rc
+
+	shift 2
+	timeout -k 10 "$t" "$@"
+	rc=$?
+	if [ $rc -eq 124 ] || [ $rc -eq 137 ]; then
+		printf 'error: %s: no result after %s s (timed out)\n' "$what" "$t" >&2
+	elif [ $rc -ne 0 ]; then
+		printf 'error: %s failed (status %s)\n' "$what" "$rc" >&2
+	fi
+	return $rc
+}
+
+# retry N WHAT CMD...: run CMD up to N times, 10 s apart (downloads).
+retry()
+{
+	local n=$1 what=$2 i=1
+
+	shift 2
+	while :; do
+		"$@" && return 0
+		[ $i -ge "$n" ] && break
+		log "$what failed (try $i of $n), retrying in 10 s"
+		sleep 10
+		i=$((i + 1))
+	done
+	return 1
+}
+
 # Serialise apt/dpkg calls of concurrent test scripts on this machine.
 _apt_locked()
 {
@@ -32,7 +66,8 @@ _apt_updated=
 _apt_update_once()
 {
 	[ -n "$_apt_updated" ] && return 0
-	_apt_locked apt-get update -qq >&2 || die "apt-get update failed"
+	retry 3 "apt-get update" _apt_locked timeout 600 apt-get update -qq >&2 ||
+		die "apt-get update failed 3 times (the Debian archive is unreachable?)"
 	_apt_updated=1
 }
 
@@ -47,12 +82,13 @@ ensure_pkgs()
 	done
 	[ ${#missing[@]} -eq 0 ] && return 0
 	log "installing ${missing[*]}"
-	if ! _apt_locked env DEBIAN_FRONTEND=noninteractive \
+	if ! _apt_locked timeout 1800 env DEBIAN_FRONTEND=noninteractive \
 			apt-get install -y -qq "${missing[@]}" >&2; then
 		_apt_update_once
-		_apt_locked env DEBIAN_FRONTEND=noninteractive \
+		retry 2 "apt-get install ${missing[*]}" _apt_locked timeout 1800 \
+			env DEBIAN_FRONTEND=noninteractive \
 			apt-get install -y -qq "${missing[@]}" >&2 ||
-			die "cannot install ${missing[*]}"
+			die "cannot install ${missing[*]} (apt-get install failed or took over 30 min)"
 	fi
 }
 
@@ -120,10 +156,10 @@ apt_download()
 		2>/dev/null | head -n1)
 	if [ -z "$f" ]; then
 		log "downloading $pkg"
-		if ! (cd "$dir" && apt-get download -qq -o APT::Sandbox::User=root "$pkg" >&2); then
+		if ! (cd "$dir" && timeout 900 apt-get download -qq -o APT::Sandbox::User=root "$pkg" >&2); then
 			_apt_update_once
-			(cd "$dir" && apt-get download -qq -o APT::Sandbox::User=root "$pkg" >&2) ||
-				die "apt-get download $pkg failed"
+			retry 3 "apt-get download $pkg" sh -c 'cd "$1" && timeout 900 apt-get download -qq -o APT::Sandbox::User=root "$2" >&2' sh "$dir" "$pkg" ||
+				die "apt-get download $pkg failed 3 times"
 		fi
 		f=$(ls "$dir/${name}_"*"_${arch}.deb" \
 			"$dir/${name}_"*"_all.deb" 2>/dev/null | head -n1)
@@ -142,4 +178,94 @@ unpack_deb()
 	mkdir -p "$dir"
 	dpkg-deb -x "$deb" "$dir" || die "cannot unpack $deb"
 	touch "$stamp"
+}
+
+# host_suite: the Debian suite of this machine (bookworm, trixie, sid).
+host_suite()
+{
+	local v
+
+	v=$(cat /etc/debian_version 2>/dev/null)
+	case $v in
+	*/sid|sid) echo sid; return ;;
+	esac
+	v=$(. /etc/os-release 2>/dev/null && echo "${VERSION_CODENAME:-}")
+	[ -n "$v" ] || die "cannot tell the Debian suite of this machine (/etc/os-release)"
+	echo "$v"
+}
+
+DEBIAN_MIRROR=${SM4_DEBIAN_MIRROR:-http://deb.debian.org/debian}
+DEBIAN_SECURITY_MIRROR=${SM4_DEBIAN_SECURITY_MIRROR:-http://deb.debian.org/debian-security}
+
+# suite_apt SUITE apt-get|apt-cache ARGS...: run apt with a private
+# configuration for SUITE (amd64 and arm64 package lists under
+# $CACHE/apt/SUITE; the host's sources and dpkg state are not used), so
+# that any suite's packages can be looked up and downloaded from any
+# Debian host.  The lists are refreshed once per SM4_APT_MAXAGE seconds
+# (default 6 hours).
+suite_apt()
+{
+	local suite=$1 d="$CACHE/apt/$1" kr=/usr/share/keyrings/debian-archive-keyring.gpg
+	local age opts
+
+	shift
+	opts=(-o Dir::Etc::SourceList="$d/sources.list"
+	      -o Dir::Etc::SourceParts=/dev/null
+	      -o Dir::State::Lists="$d/lists" -o Dir::Cache="$d/cache"
+	      -o Dir::State::status="$d/status"
+	      -o APT::Architecture=amd64 -o APT::Architectures::=amd64
+	      -o APT::Architectures::=arm64
+	      -o Acquire::Check-Valid-Until=false -o APT::Sandbox::User=root)
+	mkdir -p "$d/lists/partial" "$d/cache/archives/partial"
+	: >>"$d/status"
+	if [ ! -s "$d/sources.list" ]; then
+		{
+			echo "deb [signed-by=$kr] $DEBIAN_MIRROR $suite main"
+			case $suite in
+			sid|unstable) ;;
+			*)
+				echo "deb [signed-by=$kr] $DEBIAN_MIRROR $suite-updates main"
+				echo "deb [signed-by=$kr] $DEBIAN_SECURITY_MIRROR $suite-security main"
+				;;
+			esac
+		} >"$d/sources.list"
+	fi
+	(
+		flock 9
+		age=$(($(date +%s) - $(stat -c %Y "$d/.updated" 2>/dev/null || echo 0)))
+		if [ "$age" -gt "${SM4_APT_MAXAGE:-21600}" ]; then
+			log "refreshing the $suite package lists"
+			retry 3 "apt-get update ($suite)" timeout 600 \
+				apt-get "${opts[@]}" update -qq >&2 ||
+				die "apt-get update for $suite failed 3 times (is $DEBIAN_MIRROR reachable?)"
+			touch "$d/.updated"
+		fi
+	) 9>"$d/.lock" || return 1
+	"$@" "${opts[@]}"
+}
+
+_suite_dl()
+{
+	(cd "$3" && suite_apt "$1" timeout 900 apt-get download -qq "$2" >&2)
+}
+
+# suite_download SUITE PKG[:ARCH] DIR: download PKG (exact name) from
+# SUITE into DIR unless a .deb of it is there; print its path.
+suite_download()
+{
+	local suite=$1 pkg=$2 dir=$3 name arch f
+
+	name=${pkg%%:*}
+	arch=${pkg#*:}
+	[ "$arch" = "$pkg" ] && arch=amd64
+	mkdir -p "$dir"
+	f=$(ls "$dir/${name}_"*"_${arch}.deb" "$dir/${name}_"*"_all.deb" 2>/dev/null | head -n1)
+	if [ -z "$f" ]; then
+		log "downloading $pkg ($suite)"
+		retry 3 "download of $pkg from $suite" _suite_dl "$suite" "$pkg" "$dir" ||
+			die "cannot download $pkg from $suite"
+		f=$(ls "$dir/${name}_"*"_${arch}.deb" "$dir/${name}_"*"_all.deb" 2>/dev/null | head -n1)
+	fi
+	[ -n "$f" ] || die "no .deb for $pkg in $dir"
+	echo "$f"
 }

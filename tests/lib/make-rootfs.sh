@@ -30,9 +30,15 @@ if [ ! -e "$OUT" ]; then
 	rm -rf "$DIR"
 	mkdir -p "$DIR"
 	log "extracting $SUITE userland for $DARCH ($PKGS)"
-	mmdebstrap --quiet --variant=extract --architectures="$DARCH" \
-		--include="$PKGS" "$SUITE" "$DIR/root" >&2 ||
-		die "mmdebstrap failed"
+	extract()
+	{
+		rm -rf "$DIR/root"
+		timeout 1200 mmdebstrap --quiet --variant=extract \
+			--architectures="$DARCH" --include="$PKGS" "$SUITE" \
+			"$DIR/root" "$DEBIAN_MIRROR" >&2
+	}
+	retry 2 "mmdebstrap of the $SUITE userland" extract ||
+		die "mmdebstrap of the $SUITE userland for $DARCH failed or took over 20 min"
 	(
 		cd "$DIR/root"
 		rm -rf usr/share/doc usr/share/man usr/share/info \

@@ -4,14 +4,24 @@
  * every SIMD backend, all compiled from the kernel sources unchanged.
  *
  *   sm4-test [--cases N] [--seed S] [--vectors FILE] [--impl NAME]
- *            [--with-broken]
+ *            [--with-broken] [--emulate-gfni]
+ *
+ * --emulate-gfni (x86-64): emulate the VEX GFNI instructions on a CPU
+ * without GFNI (tests/unit/gfni_emu.c), so that gfni-avx2 runs there.
  *
  * Suites:
  *   kat       GB/T 32907-2016 examples, published mode vectors;
  *   badinput  key lengths, short XTS, empty requests;
+ *   zero      every bulk function with nblocks == 0 returns without
+ *             touching dst, src or the IV (all on an inaccessible page);
+ *   dstwatch  (x86-64) every store a bulk function makes into dst is
+ *             observed: dst never holds anything but its old contents or
+ *             the final output (no tweaks or other intermediates);
  *   lengths   every implementation x mode x length 1..(2 x 64 + 1) blocks
  *             plus partial tails, against the portable C code and
  *             (host builds) libgcrypt;
+ * Every buffer of the kat, lengths and diff suites lies between guard
+ * pages (memwatch.h), flush against one of them.
  *   diff      random keys, IVs and lengths against libgcrypt (host
  *             builds) or against a vector file computed by libgcrypt on
  *             the host (--vectors, for other architectures), in-place and
@@ -26,6 +36,10 @@
 #include <sm4/compat.h>
 #include <sm4/modes.h>
 #include "impl.h"
+#include "memwatch.h"
+#if defined(__x86_64__)
+#include "gfni_emu.h"
+#endif
 #include "sm4-vectors.h"
 
 #ifdef HAVE_GCRYPT
@@ -52,8 +66,8 @@ void sm4_test_register_impl(struct sm4_test_impl *impl)
 
 /*
  * A deliberately broken implementation (--with-broken): the portable code
- * with one bit of every request's first output block flipped, to show
- * that the suites catch a wrong result.
+ * with one bit of every call's output flipped, in every mode (ECB's also
+ * corrupts the XTS tweak), to show that the suites catch a wrong result.
  */
 static void broken_ecb(const u32 *rk, u8 *dst, const u8 *src,
 		       unsigned int nblocks)
@@ -62,19 +76,20 @@ static void broken_ecb(const u32 *rk, u8 *dst, const u8 *src,
 	dst[0] ^= 0x10;
 }
 
-static void broken_ctr(const u32 *rk, u8 *dst, const u8 *src,
-		       unsigned int nblocks, u8 *ctr)
-{
-	sm4_generic_mode_ops.ctr(rk, dst, src, nblocks, ctr);
-	dst[nblocks * SM4_BLOCK_SIZE - 1] ^= 1;
+#define BROKEN_CHAIN(fn, byte, bit)					\
+static void broken_##fn(const u32 *rk, u8 *dst, const u8 *src,		\
+			unsigned int nblocks, u8 *iv)			\
+{									\
+	sm4_generic_mode_ops.fn(rk, dst, src, nblocks, iv);		\
+	dst[byte] ^= bit;						\
 }
 
-static void broken_xts(const u32 *rk, u8 *dst, const u8 *src,
-		       unsigned int nblocks, u8 *tweak)
-{
-	sm4_generic_mode_ops.xts_enc(rk, dst, src, nblocks, tweak);
-	dst[3] ^= 0x80;
-}
+BROKEN_CHAIN(cbc_enc, 5, 0x04)
+BROKEN_CHAIN(cbc_dec, 5, 0x04)
+BROKEN_CHAIN(cfb_enc, 9, 0x40)
+BROKEN_CHAIN(cfb_dec, 9, 0x40)
+BROKEN_CHAIN(ctr, nblocks * SM4_BLOCK_SIZE - 1, 1)
+BROKEN_CHAIN(xts_enc, 3, 0x80)
 
 static struct sm4_mode_ops broken_ops;
 static struct sm4_test_impl broken_impl = {
@@ -87,9 +102,13 @@ static void register_broken(void)
 {
 	broken_ops = sm4_generic_mode_ops;
 	broken_ops.ecb = broken_ecb;
+	broken_ops.cbc_enc = broken_cbc_enc;
+	broken_ops.cbc_dec = broken_cbc_dec;
+	broken_ops.cfb_enc = broken_cfb_enc;
+	broken_ops.cfb_dec = broken_cfb_dec;
 	broken_ops.ctr = broken_ctr;
-	broken_ops.xts_enc = broken_xts;
-	broken_ops.xts_dec = broken_xts;
+	broken_ops.xts_enc = broken_xts_enc;
+	broken_ops.xts_dec = broken_xts_enc;
 	sm4_test_register_impl(&broken_impl);
 }
 
@@ -220,13 +239,21 @@ static bool run_one(const struct sm4_test_impl *impl, const struct sm4_vec *v,
 {
 	const u8 *in = enc ? v->pt : v->ct;
 	const u8 *expect = enc ? v->ct : v->pt;
-	u8 *src_buf = malloc(v->len + 32), *dst_buf = malloc(v->len + 32);
-	u8 *src = src_buf + offset;
-	u8 *dst = in_place ? src : dst_buf + (offset ^ 5) % 16;
+	struct guarded gsrc, gdst;
+	u8 *src, *dst;
 	u8 state[SM4_BLOCK_SIZE];
 	struct keys k;
 	bool ok;
 
+	/* Flush against the guard page after or before the buffer. */
+	guarded_alloc(&gsrc, v->len, offset % 3 == 0, offset);
+	src = gsrc.buf;
+	if (in_place) {
+		dst = src;
+	} else {
+		guarded_alloc(&gdst, v->len, offset % 3 == 1, (offset ^ 5) % 16);
+		dst = gdst.buf;
+	}
 	memcpy(src, in, v->len);
 	ok = impl_setkey(impl, &k, v->mode, v->key) == 0;
 	impl_start(impl, &k, v->mode, v->iv, state);
@@ -246,8 +273,9 @@ static bool run_one(const struct sm4_test_impl *impl, const struct sm4_vec *v,
 		dump("want", expect, v->len);
 		dump("got", dst, v->len);
 	}
-	free(src_buf);
-	free(dst_buf);
+	guarded_free(&gsrc);
+	if (!in_place)
+		guarded_free(&gdst);
 	return ok;
 }
 
@@ -463,6 +491,175 @@ static void test_badinput(void)
 	}
 }
 
+/* ---- Bulk functions on their own ----------------------------------- */
+
+enum bulk_fn {
+	BULK_ECB, BULK_CBC_ENC, BULK_CBC_DEC, BULK_CFB_ENC, BULK_CFB_DEC,
+	BULK_CTR, BULK_XTS_ENC, BULK_XTS_DEC, BULK_NUM
+};
+
+static const char * const bulk_names[BULK_NUM] = {
+	"ecb", "cbc_enc", "cbc_dec", "cfb_enc", "cfb_dec", "ctr", "xts_enc",
+	"xts_dec",
+};
+
+struct bulk_call {
+	const struct sm4_mode_ops *ops;
+	enum bulk_fn fn;
+	const u32 *rk;
+	u8 *dst;
+	const u8 *src;
+	unsigned int nblocks;
+	u8 *iv;
+};
+
+static void bulk_call_run(void *arg)
+{
+	const struct bulk_call *c = arg;
+	const struct sm4_mode_ops *o = c->ops;
+	sm4_chain_fn chain[BULK_NUM] = {
+		NULL, o->cbc_enc, o->cbc_dec, o->cfb_enc, o->cfb_dec, o->ctr,
+		o->xts_enc, o->xts_dec,
+	};
+
+	if (c->fn == BULK_ECB)
+		o->ecb(c->rk, c->dst, c->src, c->nblocks);
+	else
+		chain[c->fn](c->rk, c->dst, c->src, c->nblocks, c->iv);
+}
+
+/* The schedule a bulk function uses. */
+static const u32 *bulk_rk(const struct sm4_ctx *ctx, enum bulk_fn fn)
+{
+	return fn == BULK_CBC_DEC || fn == BULK_XTS_DEC ? ctx->rkey_dec :
+							  ctx->rkey_enc;
+}
+
+/*
+ * nblocks == 0: dst, src and the IV all point into a page that may not
+ * be accessed, so any access, and a run over 2^32 blocks, faults.
+ */
+static void test_zero(void)
+{
+	struct sm4_test_impl *impl;
+	struct sm4_ctx ctx;
+	u8 key[16] = { 7 };
+	u8 *none = memwatch_noaccess_page();
+	int fn;
+
+	sm4_expandkey(&ctx, key, sizeof(key));
+	for (impl = impls; impl; impl = impl->next) {
+		bool ok = true;
+
+		if (!impl_selected(impl))
+			continue;
+		for (fn = 0; fn < BULK_NUM; fn++) {
+			struct bulk_call c = {
+				.ops = impl->ops, .fn = fn,
+				.rk = bulk_rk(&ctx, fn), .dst = none,
+				.src = none, .nblocks = 0, .iv = none + 64,
+			};
+
+			if (memwatch_run(bulk_call_run, &c)) {
+				fprintf(stderr, "zero: %s %s touched memory\n",
+					impl->name, bulk_names[fn]);
+				ok = false;
+			}
+		}
+		report(ok, "zero: %s: every bulk function returns on nblocks == 0 without touching memory",
+		       impl->name);
+	}
+}
+
+/*
+ * Every store into dst, for every bulk function and a range of lengths,
+ * in place and out of place: dst only ever holds its old contents or
+ * the final output.
+ */
+static void test_dstwatch(void)
+{
+	static const unsigned int lens[] = {
+		1, 2, 3, 4, 5, 7, 8, 9, 15, 16, 17, 31, 32, 33, 47, 63, 64,
+		65, 100, 128, 129,
+	};
+	struct sm4_test_impl *impl;
+	struct sm4_ctx ctx;
+	u8 key[16], iv0[16];
+	unsigned int i;
+	int fn;
+
+	if (!memwatch_observer_supported()) {
+		printf("SKIP: dstwatch: no store observer on this architecture\n");
+		return;
+	}
+	sm4_vec_fill(&seed, key, sizeof(key));
+	sm4_vec_fill(&seed, iv0, sizeof(iv0));
+	sm4_expandkey(&ctx, key, sizeof(key));
+	for (impl = impls; impl; impl = impl->next) {
+		long stores = 0;
+		bool ok = true;
+
+		if (!impl_selected(impl))
+			continue;
+		for (fn = 0; fn < BULK_NUM; fn++) {
+			for (i = 0; i < ARRAY_SIZE(lens); i++) {
+				unsigned int len = lens[i] * 16, inplace;
+
+				for (inplace = 0; inplace < 2; inplace++) {
+					struct guarded gs, gd;
+					u8 *before = malloc(len);
+					u8 *after = malloc(len);
+					u8 iv[16];
+					struct bulk_call c = {
+						.fn = fn, .rk = bulk_rk(&ctx, fn),
+						.nblocks = lens[i], .iv = iv,
+					};
+					size_t bad;
+					long n;
+
+					guarded_alloc(&gs, len, false, 0);
+					sm4_vec_fill(&seed, gs.buf, len);
+					if (inplace) {
+						gd = gs;
+					} else {
+						guarded_alloc(&gd, len, true, 0);
+						sm4_vec_fill(&seed, gd.buf, len);
+					}
+					memcpy(before, gd.buf, len);
+					/* The final output, from the C code. */
+					c.ops = &sm4_generic_mode_ops;
+					c.src = gs.buf;
+					c.dst = after;
+					memcpy(iv, iv0, 16);
+					bulk_call_run(&c);
+					c.ops = impl->ops;
+					c.dst = gd.buf;
+					memcpy(iv, iv0, 16);
+					n = memwatch_observe(&gd, gd.buf, len, before,
+							     after, bulk_call_run,
+							     &c, &bad);
+					if (n < 0 || memcmp(gd.buf, after, len)) {
+						fprintf(stderr, "dstwatch: %s %s %u blocks %s: dst held something else at offset %zu\n",
+							impl->name, bulk_names[fn],
+							lens[i], inplace ? "in place" : "out of place",
+							bad);
+						ok = false;
+					} else {
+						stores += n;
+					}
+					guarded_free(&gs);
+					if (!inplace)
+						guarded_free(&gd);
+					free(before);
+					free(after);
+				}
+			}
+		}
+		report(ok, "dstwatch: %s: dst only ever holds old contents or final output (%ld stores observed)",
+		       impl->name, stores);
+	}
+}
+
 /* ---- Differential tests ------------------------------------------- */
 
 #ifdef HAVE_GCRYPT
@@ -616,6 +813,7 @@ static void test_expandkey(void)
 int main(int argc, char **argv)
 {
 	const char *vectors = NULL;
+	struct sm4_test_impl *impl = NULL;
 	int i;
 
 	for (i = 1; i < argc; i++) {
@@ -629,11 +827,30 @@ int main(int argc, char **argv)
 			only_impl = argv[++i];
 		else if (!strcmp(argv[i], "--with-broken"))
 			register_broken();
+#if defined(__x86_64__)
+		else if (!strcmp(argv[i], "--emulate-gfni")) {
+			__builtin_cpu_init();
+			if (__builtin_cpu_supports("gfni"))
+				printf("NOTE: this CPU has GFNI, --emulate-gfni ignored\n");
+			else if (sm4_gfni_emu_install())
+				return 1;
+			else
+				printf("NOTE: GFNI instructions emulated (SIGILL handler, tests/unit/gfni_emu.c)\n");
+		}
+#endif
 		else {
-			fprintf(stderr, "usage: %s [--cases N] [--seed S] [--vectors FILE] [--impl NAME] [--with-broken]\n",
+			fprintf(stderr, "usage: %s [--cases N] [--seed S] [--vectors FILE] [--impl NAME] [--with-broken] [--emulate-gfni]\n",
 				argv[0]);
 			return 2;
 		}
+	}
+	for (impl = impls; only_impl && impl; impl = impl->next)
+		if (!strcmp(impl->name, only_impl))
+			break;
+	if (only_impl && !impl) {
+		fprintf(stderr, "%s: --impl %s: no such implementation\n",
+			argv[0], only_impl);
+		return 2;
 	}
 
 #ifdef HAVE_GCRYPT
@@ -643,6 +860,8 @@ int main(int argc, char **argv)
 #endif
 	test_kat();
 	test_badinput();
+	test_zero();
+	test_dstwatch();
 	test_expandkey();
 #ifdef HAVE_GCRYPT
 	test_lengths();
@@ -653,6 +872,11 @@ int main(int argc, char **argv)
 #ifndef HAVE_GCRYPT
 	else
 		report(false, "no libgcrypt in this build: pass --vectors FILE");
+#endif
+#if defined(__x86_64__)
+	if (sm4_gfni_emu_active)
+		printf("NOTE: %lu GFNI instructions emulated\n",
+		       sm4_gfni_emu_count);
 #endif
 	printf("%u passed, %u failed\n", n_passed, n_failed);
 	return n_failed ? 1 : 0;

@@ -1206,6 +1206,8 @@ static int vec_load(struct vec_set *vs, const char *path)
 
 struct check_stats {
 	unsigned long cases, ops, failures;
+	/* Failed directions: wrong output, or a step that returned an error. */
+	unsigned long mismatches, errors;
 	unsigned long per_variant[V_NUM];
 };
 
@@ -1261,12 +1263,14 @@ static int check_vector(int tfm, const struct sm4_vec *v, struct bufs *bf,
 		if (verbose)
 			info("  %s: setkey (%u bytes): %s\n", what, v->keylen,
 			     strerror(-err));
+		st->errors += 2;
 		return 2;
 	}
 	op = op_open(tfm);
 	if (op < 0) {
 		if (verbose)
 			info("  %s: accept: %s\n", what, strerror(-op));
+		st->errors += 2;
 		return 2;
 	}
 	for (dir = 0; dir < 2; dir++) {
@@ -1291,16 +1295,20 @@ static int check_vector(int tfm, const struct sm4_vec *v, struct bufs *bf,
 				     r.enc ? "encrypt" : "decrypt", v->len,
 				     r.shape);
 			bad++;
+			st->errors++;
 			close(op);
 			op = op_open(tfm);
-			if (op < 0)
+			if (op < 0) {
+				st->errors += 1 - dir;
 				return 2;
+			}
 			continue;
 		}
 		if (memcmp(out, exp, v->len)) {
 			if (verbose)
 				report_mismatch(what, v, &r, exp, out);
 			bad++;
+			st->mismatches++;
 		}
 	}
 	close(op);
@@ -1378,8 +1386,9 @@ static int cmd_check(int argc, char **argv)
 			result(false, "check %s: no %s vectors in %s", t->name,
 			       mode_names[t->mode], path);
 		else if (st.failures)
-			result(false, "check %s [%s]: %lu of %lu cases failed",
-			       t->name, drv, st.failures, st.cases);
+			result(false, "check %s [%s]: %lu of %lu cases failed: %lu mismatches, %lu request errors",
+			       t->name, drv, st.failures, st.cases,
+			       st.mismatches, st.errors);
 		else
 			result(true, "check %s %lu cases [%s] (%lu requests%s, %.1f s)",
 			       t->name, st.cases, drv, st.ops,

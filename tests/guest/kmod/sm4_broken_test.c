@@ -3,14 +3,29 @@
  * Test module: a deliberately wrong SM4 driver, to prove that the tests
  * notice one.  Never load it outside a test guest.
  *
- * It registers ecb/cbc/cfb/ctr/xts(sm4) as "<mode>-sm4-broken" through
- * the project's shared glue with priority 9000, so that "<mode>(sm4)"
- * resolves to it.  Its bulk functions are the portable ones, except that
- * any call processing at least corrupt_from blocks flips one bit of its
- * output block number corrupt_from - 1.  The default, 17, stays clear of
- * the kernel's self-tests (whose SM4 vectors are at most 10 blocks long),
- * so the algorithms register as tested and serve requests; corrupt_from=1
- * corrupts every call (the self-tests then refuse the driver).
+ * It registers all five skciphers ecb/cbc/cfb/ctr/xts(sm4) as
+ * "<mode>-sm4-broken" through the project's shared glue at priority
+ * 9000, above every real driver (the highest is 600), so that the
+ * generic names "<mode>(sm4)" resolve to it as well.  Loading fails
+ * (with a log line) unless all five were registered.
+ *
+ * Its bulk functions are the portable ones, and they stay correct while
+ * the kernel's self-test of their algorithm runs: the crypto manager
+ * tests an algorithm before anyone can use it (synchronously at
+ * registration on 6.1, on first use on later kernels), refuses it if a
+ * vector fails, and sets CRYPTO_ALG_TESTED on it when it passes.  From
+ * then on every bulk call of at least corrupt_from blocks flips bit 5 of
+ * byte 7 of its output block number corrupt_from - 1.  So the driver is
+ * selectable (selftest passed) and corrupts requests of every length the
+ * AF_ALG vector test uses from corrupt_from blocks up, which sm4-afalg's
+ * "check" must report as mismatches under both the driver name and the
+ * generic name.
+ *
+ * corrupt_from (default 2): 1-block calls stay correct, among them the
+ * ECB call with which XTS derives its tweak, so the XTS self-test does
+ * not depend on whether ECB was tested first.  corrupt_from=0 never
+ * corrupts: a correct driver, to show that the broken-run checks fail
+ * when nothing is broken.
  */
 
 #define pr_fmt(fmt) "sm4-broken: " fmt
@@ -21,39 +36,55 @@
 
 #define SM4_BROKEN_PRIORITY	9000
 
-static unsigned int corrupt_from = 17;
+static unsigned int corrupt_from = 2;
 module_param(corrupt_from, uint, 0444);
 MODULE_PARM_DESC(corrupt_from,
-		 "corrupt bulk calls of at least this many blocks (0: never)");
+		 "corrupt bulk calls of at least this many blocks once the algorithm passed its self-test (0: never)");
 
-static void sm4_broken_flip(u8 *dst, unsigned int nblocks)
+static const struct sm4_mode_ops sm4_broken_ops;
+
+static struct sm4_skcipher_driver sm4_broken_driver = {
+	.name		= "broken",
+	.priority	= SM4_BROKEN_PRIORITY,
+	.owner		= THIS_MODULE,
+	.ops		= &sm4_broken_ops,
+	.uses_simd	= false,
+	.mode_mask	= SM4_ALL_MODES,
+};
+
+static void sm4_broken_flip(enum sm4_mode mode, u8 *dst,
+			    unsigned int nblocks)
 {
-	if (corrupt_from && nblocks >= corrupt_from)
-		dst[(corrupt_from - 1) * SM4_BLOCK_SIZE + 7] ^= 0x20;
+	const struct crypto_alg *alg = &sm4_broken_driver.algs[mode].alg.base;
+
+	if (!corrupt_from || nblocks < corrupt_from ||
+	    !(READ_ONCE(alg->cra_flags) & CRYPTO_ALG_TESTED))
+		return;
+	dst[(corrupt_from - 1) * SM4_BLOCK_SIZE + 7] ^= 0x20;
 }
 
 static void sm4_broken_ecb(const u32 *rk, u8 *dst, const u8 *src,
 			   unsigned int nblocks)
 {
 	sm4_generic_mode_ops.ecb(rk, dst, src, nblocks);
-	sm4_broken_flip(dst, nblocks);
+	sm4_broken_flip(SM4_MODE_ECB, dst, nblocks);
 }
 
-#define SM4_BROKEN_CHAIN(fn)						\
+#define SM4_BROKEN_CHAIN(fn, mode)					\
 static void sm4_broken_##fn(const u32 *rk, u8 *dst, const u8 *src,	\
 			    unsigned int nblocks, u8 *iv)		\
 {									\
 	sm4_generic_mode_ops.fn(rk, dst, src, nblocks, iv);		\
-	sm4_broken_flip(dst, nblocks);					\
+	sm4_broken_flip(mode, dst, nblocks);				\
 }
 
-SM4_BROKEN_CHAIN(cbc_enc)
-SM4_BROKEN_CHAIN(cbc_dec)
-SM4_BROKEN_CHAIN(cfb_enc)
-SM4_BROKEN_CHAIN(cfb_dec)
-SM4_BROKEN_CHAIN(ctr)
-SM4_BROKEN_CHAIN(xts_enc)
-SM4_BROKEN_CHAIN(xts_dec)
+SM4_BROKEN_CHAIN(cbc_enc, SM4_MODE_CBC)
+SM4_BROKEN_CHAIN(cbc_dec, SM4_MODE_CBC)
+SM4_BROKEN_CHAIN(cfb_enc, SM4_MODE_CFB)
+SM4_BROKEN_CHAIN(cfb_dec, SM4_MODE_CFB)
+SM4_BROKEN_CHAIN(ctr, SM4_MODE_CTR)
+SM4_BROKEN_CHAIN(xts_enc, SM4_MODE_XTS)
+SM4_BROKEN_CHAIN(xts_dec, SM4_MODE_XTS)
 
 static const struct sm4_mode_ops sm4_broken_ops = {
 	.ecb		= sm4_broken_ecb,
@@ -66,22 +97,33 @@ static const struct sm4_mode_ops sm4_broken_ops = {
 	.xts_dec	= sm4_broken_xts_dec,
 };
 
-static struct sm4_skcipher_driver sm4_broken_driver = {
-	.name		= "broken",
-	.priority	= SM4_BROKEN_PRIORITY,
-	.owner		= THIS_MODULE,
-	.ops		= &sm4_broken_ops,
-	.uses_simd	= false,
-};
-
 static int __init sm4_broken_init(void)
 {
-	int err = sm4_skcipher_register(&sm4_broken_driver);
+	unsigned int missing = 0;
+	enum sm4_mode mode;
+	int err;
 
-	if (!err)
-		pr_info("registered <mode>-sm4-broken, priority %d, corrupting calls of >= %u blocks\n",
+	err = sm4_skcipher_register(&sm4_broken_driver);
+	if (err) {
+		pr_err("registration failed: %d\n", err);
+		return err;
+	}
+	for (mode = 0; mode < SM4_NUM_MODES; mode++)
+		if (!sm4_broken_driver.algs[mode].registered)
+			missing++;
+	if (missing) {
+		pr_err("%u of %d skciphers not registered (mode_mask %#x): refusing to load\n",
+		       missing, SM4_NUM_MODES, sm4_broken_driver.mode_mask);
+		sm4_skcipher_unregister(&sm4_broken_driver);
+		return -ENODEV;
+	}
+	if (corrupt_from)
+		pr_info("registered <mode>-sm4-broken for all five modes, priority %d, corrupting calls of >= %u blocks once tested\n",
 			SM4_BROKEN_PRIORITY, corrupt_from);
-	return err;
+	else
+		pr_info("registered <mode>-sm4-broken for all five modes, priority %d, corrupting nothing (corrupt_from=0)\n",
+			SM4_BROKEN_PRIORITY);
+	return 0;
 }
 
 static void __exit sm4_broken_exit(void)

@@ -1,13 +1,14 @@
 #!/bin/bash
 # SPDX-License-Identifier: GPL-2.0
 #
-# build.sh ARCH OUTDIR: build the static AF_ALG tester for ARCH (x86_64 or
-# arm64/aarch64) into OUTDIR/sm4-afalg.  Installs the (cross) compiler it
-# needs.  Environment: CFLAGS (extra compiler flags).
+# build-tools.sh ARCH OUTDIR: build the guest's static test programs for
+# ARCH (x86_64 or arm64/aarch64) into OUTDIR: sm4-afalg (the AF_ALG
+# tester) and sm4-fscrypt (the fscrypt ioctls).  Installs the (cross)
+# compiler it needs.  Environment: CFLAGS (extra compiler flags).
 
 set -euo pipefail
 HERE=$(cd "$(dirname "$0")" && pwd)
-. "$HERE/../../lib/common.sh"
+. "$HERE/../lib/common.sh"
 
 [ $# -eq 2 ] || die "usage: $0 ARCH OUTDIR"
 ARCH=$1
@@ -32,7 +33,11 @@ esac
 mkdir -p "$OUTDIR"
 # shellcheck disable=SC2086
 "$CC" -static -O2 -g0 -Wall -Wextra -Werror ${CFLAGS:-} \
-	-I"$HERE/../../common" \
+	-I"$HERE/../common" \
 	-o "$OUTDIR/sm4-afalg" \
-	"$HERE/sm4-afalg.c" "$HERE/../../common/sm4-vectors.c"
+	"$HERE/afalg/sm4-afalg.c" "$HERE/../common/sm4-vectors.c"
+# shellcheck disable=SC2086
+"$CC" -static -O2 -g0 -Wall -Wextra -Werror ${CFLAGS:-} \
+	-o "$OUTDIR/sm4-fscrypt" "$HERE/fscrypt/sm4-fscrypt.c"
 echo "$OUTDIR/sm4-afalg"
+echo "$OUTDIR/sm4-fscrypt"

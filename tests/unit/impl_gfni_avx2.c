@@ -1,0 +1,29 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * The x86-64 GFNI/AVX2 backend (arch/x86/sm4-gfni-avx2-asm_64.S) in the
+ * harness: natively where the CPU has GFNI and AVX2, or with its GFNI
+ * instructions emulated (gfni_emu.c, sm4-test --emulate-gfni) on an
+ * AVX2 CPU without GFNI.
+ */
+#include <sm4/compat.h>
+#include <sm4/modes.h>
+#include "impl.h"
+#include "gfni_emu.h"
+
+SM4_DEFINE_MODE_OPS(sm4_gfni_avx2_ops, sm4_gfni_avx2);
+
+static bool gfni_avx2_available(void)
+{
+	__builtin_cpu_init();
+	if (!__builtin_cpu_supports("avx2"))
+		return false;
+	return __builtin_cpu_supports("gfni") || sm4_gfni_emu_active;
+}
+
+static struct sm4_test_impl gfni_avx2_impl = {
+	.name = "gfni-avx2",
+	.ops = &sm4_gfni_avx2_ops,
+	.available = gfni_avx2_available,
+	.width = 16,
+};
+SM4_TEST_IMPL(gfni_avx2_impl);
