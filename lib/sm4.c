@@ -30,7 +30,7 @@
 const u32 crypto_sm4_fk[4] = {
 	0xa3b1bac6, 0x56aa3350, 0x677d9197, 0xb27022dc,
 };
-EXPORT_SYMBOL_GPL(crypto_sm4_fk);
+EXPORT_SYMBOL(crypto_sm4_fk);
 
 const u8 crypto_sm4_sbox[256] = {
 	0xd6, 0x90, 0xe9, 0xfe, 0xcc, 0xe1, 0x3d, 0xb7,
@@ -66,7 +66,7 @@ const u8 crypto_sm4_sbox[256] = {
 	0x18, 0xf0, 0x7d, 0xec, 0x3a, 0xdc, 0x4d, 0x20,
 	0x79, 0xee, 0x5f, 0x3e, 0xd7, 0xcb, 0x39, 0x48,
 };
-EXPORT_SYMBOL_GPL(crypto_sm4_sbox);
+EXPORT_SYMBOL(crypto_sm4_sbox);
 
 const u32 crypto_sm4_ck[32] = {
 	0x00070e15, 0x1c232a31, 0x383f464d, 0x545b6269,
@@ -78,7 +78,7 @@ const u32 crypto_sm4_ck[32] = {
 	0xa0a7aeb5, 0xbcc3cad1, 0xd8dfe6ed, 0xf4fb0209,
 	0x10171e25, 0x2c333a41, 0x484f565d, 0x646b7279,
 };
-EXPORT_SYMBOL_GPL(crypto_sm4_ck);
+EXPORT_SYMBOL(crypto_sm4_ck);
 
 /* Read every cache line of the S-box; see the note at the top. */
 static __always_inline void sm4_prefetch_sbox(void)

@@ -16,6 +16,7 @@
 set -uo pipefail
 . "$(dirname "$0")/lib/common.sh"
 . "$(dirname "$0")/lib/dkms.sh"
+. "$(dirname "$0")/lib/upstream-src.sh"
 
 KEEP=
 KVER=
@@ -99,6 +100,94 @@ else
 	fail "unsupported kernel 5.10: exit $rc, expected 77"
 	sed 's/^/    /' "$LOGDIR/exclusive.log" | tail -n 10
 fi
+
+# headers_copy VALUE: a copy of the headers of $KVER with CONFIG_CRYPTO_SM4
+# set to VALUE (y or m) in .config and include/config/auto.conf, as a
+# kernel that ships SM4 would have them; prints its path.
+headers_copy()
+{
+	local src="/usr/src/linux-headers-$KVER" dst="$LOGDIR/headers-sm4$1" f l
+
+	cp -a "$src" "$dst"
+	for l in scripts tools; do	# relative links into linux-kbuild
+		[ -L "$src/$l" ] && ln -sfn "$(readlink -f "$src/$l")" "$dst/$l"
+	done
+	for f in "$dst/.config" "$dst/include/config/auto.conf"; do
+		sed -i '/^# CONFIG_CRYPTO_SM4 is not set$/d; /^CONFIG_CRYPTO_SM4=/d' "$f"
+		echo "CONFIG_CRYPTO_SM4=$1" >>"$f"
+	done
+	echo "$dst"
+}
+
+# Built-in SM4 (=y): DKMS declines through BUILD_EXCLUSIVE_CONFIG (exit
+# 77) with dkms.conf's one line; a plain make stops with the Kbuild's.
+# The release is made up (a supported series) so that no real build of
+# it exists.
+fake=${KVER/-[0-9]*-/-98-}
+hy=$(headers_copy y)
+dkms build -m "$NAME" -v "$VERSION" -k "$fake" --kernelsourcedir "$hy" \
+	>"$LOGDIR/builtin.log" 2>&1
+rc=$?
+line=$(grep -m1 '^sm4-crypto: .*CONFIG_CRYPTO_SM4=y' "$LOGDIR/builtin.log")
+if [ $rc -eq 77 ] && [ -n "$line" ] &&
+		grep -q BUILD_EXCLUSIVE "$LOGDIR/builtin.log" &&
+		! grep -q 'LD \[M\]\|CC \[M\]' "$LOGDIR/builtin.log"; then
+	pass "SM4 built in (CONFIG_CRYPTO_SM4=y): dkms declines (exit 77): $line"
+else
+	fail "SM4 built in: dkms build exit $rc, expected 77 with the sm4-crypto line"
+	sed 's/^/    /' "$LOGDIR/builtin.log" | tail -n 10
+fi
+# The same with Debian 13's dkms (3.2), run from its package with trees
+# of its own, so that the installed DKMS state is not touched.
+if deb=$(suite_download trixie dkms "$CACHE/debs" 2>"$LOGDIR/dkms32-download.log"); then
+	d32="$LOGDIR/dkms-trixie"
+	mkdir -p "$d32/pkg"
+	dpkg-deb -x "$deb" "$d32/pkg"
+	mkdir -p "$d32/src" "$d32/tree"
+	cp -a "/usr/src/$NAME-$VERSION" "$d32/src/"
+	"$d32/pkg/usr/sbin/dkms" add -m "$NAME" -v "$VERSION" \
+		--sourcetree "$d32/src" --dkmstree "$d32/tree" >"$LOGDIR/builtin32.log" 2>&1
+	"$d32/pkg/usr/sbin/dkms" build -m "$NAME" -v "$VERSION" -k "$fake" \
+		--kernelsourcedir "$hy" --sourcetree "$d32/src" \
+		--dkmstree "$d32/tree" >>"$LOGDIR/builtin32.log" 2>&1
+	rc=$?
+	v=$("$d32/pkg/usr/sbin/dkms" --version 2>/dev/null)
+	if [ $rc -eq 77 ] && grep -q '^sm4-crypto: .*CONFIG_CRYPTO_SM4=y' "$LOGDIR/builtin32.log" &&
+			grep -q BUILD_EXCLUSIVE "$LOGDIR/builtin32.log"; then
+		pass "SM4 built in: Debian 13's $v declines too (exit 77)"
+	else
+		fail "SM4 built in: Debian 13's ${v:-dkms}: exit $rc, expected 77 with the sm4-crypto line"
+		sed 's/^/    /' "$LOGDIR/builtin32.log" | tail -n 10
+	fi
+	rm -rf "$d32"
+else
+	fail "cannot download Debian 13's dkms (log: $LOGDIR/dkms32-download.log)"
+fi
+make -C "$hy" M="/usr/src/$NAME-$VERSION" modules >"$LOGDIR/builtin-make.log" 2>&1
+rc=$?
+if [ $rc -ne 0 ] &&
+		grep -q 'sm4-crypto: this kernel has SM4 built in' "$LOGDIR/builtin-make.log" &&
+		! grep -q 'CC \[M\]' "$LOGDIR/builtin-make.log"; then
+	pass "SM4 built in: a plain make stops before compiling: $(grep -m1 -o 'sm4-crypto: this kernel.*build' "$LOGDIR/builtin-make.log")"
+else
+	fail "SM4 built in: make exit $rc without the Kbuild's message"
+	sed 's/^/    /' "$LOGDIR/builtin-make.log" | tail -n 10
+fi
+# SM4 as modules (=m): not declined, ours shadow the in-tree ones.
+hm=$(headers_copy m)
+excl=$(
+	# shellcheck disable=SC2034
+	arch=$ARCH kernelver=$fake kernel_source_dir=$hm kernel_config=$hm/include/config/auto.conf
+	# shellcheck disable=SC1090
+	. "/usr/src/$NAME-$VERSION/dkms.conf" 2>&1
+	echo "BUILD_EXCLUSIVE_CONFIG=${BUILD_EXCLUSIVE_CONFIG:-}"
+)
+if [ "$excl" = "BUILD_EXCLUSIVE_CONFIG=" ]; then
+	pass "SM4 as modules (CONFIG_CRYPTO_SM4=m): dkms.conf does not decline"
+else
+	fail "SM4 as modules: dkms.conf says: $(words "$excl")"
+fi
+rm -rf "$hy" "$hm"
 
 # Remove everything again unless --keep.
 if [ -z "$KEEP" ]; then

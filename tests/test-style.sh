@@ -21,7 +21,8 @@ fi
 
 cd "$ROOT" || exit 1
 files=$(git ls-files -co --exclude-standard -- 'lib/*.c' 'crypto/*.c' \
-	'include/*.h' 'arch/*.c' 'arch/*.h' 'arch/*.S' 'tests/guest/kmod/*.c' |
+	'include/*.h' 'arch/*.c' 'arch/*.h' 'arch/*.S' 'tests/guest/kmod/*.c' \
+	'tests/guest/kmod-upstream/*.c' |
 	sort -u)
 # Checks that do not apply to a file, and why:
 #  compat.h: its purpose is to compare LINUX_VERSION_CODE;

@@ -9,7 +9,6 @@
 
 #include <linux/module.h>
 #include <linux/kernel.h>
-#include <asm/cpu_device_id.h>
 #include <sm4/compat.h>
 #include <sm4/glue.h>
 #include "sm4_x86_glue.h"
@@ -40,12 +39,6 @@ static const struct sm4_x86_feature sm4_gfni_avx2_features[] = {
 	SM4_X86_FEATURE(GFNI),
 	SM4_X86_FEATURE(OSXSAVE),
 };
-
-static const struct x86_cpu_id sm4_gfni_avx2_cpu_ids[] = {
-	X86_MATCH_FEATURE(X86_FEATURE_GFNI, NULL),
-	{}
-};
-MODULE_DEVICE_TABLE(x86cpu, sm4_gfni_avx2_cpu_ids);
 
 static int __init sm4_gfni_avx2_init(void)
 {

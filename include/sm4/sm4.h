@@ -20,9 +20,13 @@ struct sm4_ctx {
 	u32 rkey_dec[SM4_RKEY_WORDS];
 };
 
-extern const u32 crypto_sm4_fk[4];
-extern const u32 crypto_sm4_ck[32];
-extern const u8 crypto_sm4_sbox[256];
+/*
+ * Declared without sizes, as upstream does: the declarations are part of
+ * the exports' modversions CRCs, which must equal upstream's.
+ */
+extern const u32 crypto_sm4_fk[];
+extern const u32 crypto_sm4_ck[];
+extern const u8 crypto_sm4_sbox[];
 
 /**
  * sm4_expandkey - expand a 128-bit key into encryption and decryption

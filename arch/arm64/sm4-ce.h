@@ -1,0 +1,42 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * The helpers sm4-ce.ko exports, under the names and with the prototypes
+ * of upstream's arch/arm64/crypto/sm4-ce.h, so that upstream's
+ * sm4-ce-ccm.ko and sm4-ce-gcm.ko (and this project's sm4-ce-cipher.ko)
+ * run on this project's sm4-ce.ko.  The prototypes are part of the
+ * exports' modversions CRCs: tests/test-abi.sh compares them with
+ * upstream's.  Call them only inside a SIMD section (sm4_simd_begin()).
+ *
+ * sm4_ce_expand_key   both schedules of @key, as sm4_expandkey(), from
+ *                     the FK and CK constants @fk and @ck;
+ * sm4_ce_crypt_block  one block with the schedule @rkey (@dst may be
+ *                     @src);
+ * sm4_ce_cbc_enc      CBC encryption of @nblocks blocks; @iv becomes the
+ *                     last ciphertext block.
+ */
+#ifndef _SM4_ARM64_CE_H
+#define _SM4_ARM64_CE_H
+
+#include <linux/errno.h>
+#include <sm4/sm4.h>
+
+void sm4_ce_expand_key(const u8 *key, u32 *rkey_enc, u32 *rkey_dec,
+		       const u32 *fk, const u32 *ck);
+
+void sm4_ce_crypt_block(const u32 *rkey, u8 *dst, const u8 *src);
+
+void sm4_ce_cbc_enc(const u32 *rkey_enc, u8 *dst, const u8 *src,
+		    u8 *iv, unsigned int nblocks);
+
+/* struct sm4_skcipher_driver.expandkey of the drivers using SM4EKEY. */
+static inline int sm4_ce_expandkey(struct sm4_ctx *ctx, const u8 *key,
+				   unsigned int key_len)
+{
+	if (key_len != SM4_KEY_SIZE)
+		return -EINVAL;
+	sm4_ce_expand_key(key, ctx->rkey_enc, ctx->rkey_dec,
+			  crypto_sm4_fk, crypto_sm4_ck);
+	return 0;
+}
+
+#endif /* _SM4_ARM64_CE_H */
