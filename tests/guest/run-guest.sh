@@ -67,10 +67,11 @@ TIMEOUT=1500
 TIMEOUT2=600
 VERBOSE=0
 
+# usage [STATUS]: the header above as help; exit STATUS (2: a usage error).
 usage()
 {
 	awk 'NR >= 4 && !/^#/ { exit } NR >= 4' "$0" | sed 's/^# \{0,1\}//' >&2
-	exit 2
+	exit "${1:-2}"
 }
 
 while [ $# -gt 0 ]; do
@@ -90,7 +91,7 @@ while [ $# -gt 0 ]; do
 	--demo) DEMO=1; shift ;;
 	--timeout) TIMEOUT=$2; shift 2 ;;
 	--verbose) VERBOSE=1; shift ;;
-	-h|--help) usage ;;
+	-h|--help) usage 0 ;;
 	*) echo "unknown option $1" >&2; usage ;;
 	esac
 done
