@@ -9,10 +9,14 @@
  * CONFIG_KPROBE_EVENTS_ON_NOTRACE (Debian's are not); kprobes registered
  * by a module have no such rule.
  *
- *   insmod sm4_entry_count.ko syms=sm4_neon_ecb,sm4_neon_xts,...
+ *   insmod sm4_entry_count.ko syms=sm4_neon_ecb,sm4_neon_xts,... [stop_after=N]
  *   cat /sys/module/sm4_entry_count/parameters/counts   ("symbol hits" lines)
  *   rmmod sm4_entry_count
  *
+ * Each probe is a trap, which costs much under emulation: a probe whose
+ * count reaches stop_after (default 1; 0: never) is disabled from a work
+ * item, so that the count says "entered" (at least stop_after times)
+ * rather than how often.
  * The module fails to load, naming the symbol, if any probe cannot be
  * placed.  Test-only: loaded in QEMU guests, never on a real system.
  */
@@ -22,11 +26,17 @@
 #include <linux/moduleparam.h>
 #include <linux/slab.h>
 #include <linux/string.h>
+#include <linux/workqueue.h>
 
 struct entry_probe {
 	struct kprobe kp;
 	atomic64_t hits;
+	struct work_struct disable;
 };
+
+static unsigned long stop_after = 1;
+module_param(stop_after, ulong, 0444);
+MODULE_PARM_DESC(stop_after, "disable a probe after this many entries (0: never)");
 
 static char *syms;
 module_param(syms, charp, 0444);
@@ -40,8 +50,16 @@ static int entry_pre(struct kprobe *kp, struct pt_regs *regs)
 {
 	struct entry_probe *p = container_of(kp, struct entry_probe, kp);
 
-	atomic64_inc(&p->hits);
+	if (atomic64_inc_return(&p->hits) == stop_after)
+		schedule_work(&p->disable);
 	return 0;
+}
+
+static void entry_disable(struct work_struct *work)
+{
+	struct entry_probe *p = container_of(work, struct entry_probe, disable);
+
+	disable_kprobe(&p->kp);
 }
 
 static int counts_get(char *buf, const struct kernel_param *kp)
@@ -64,8 +82,10 @@ MODULE_PARM_DESC(counts, "entries into each function since loading");
 
 static void unregister_first(unsigned int n)
 {
-	while (n--)
+	while (n--) {
 		unregister_kprobe(&probes[n].kp);
+		cancel_work_sync(&probes[n].disable);
+	}
 }
 
 static int __init entry_count_init(void)
@@ -94,6 +114,7 @@ static int __init entry_count_init(void)
 			continue;
 		probes[i].kp.symbol_name = name;
 		probes[i].kp.pre_handler = entry_pre;
+		INIT_WORK(&probes[i].disable, entry_disable);
 		err = register_kprobe(&probes[i].kp);
 		if (err) {
 			pr_err("sm4_entry_count: cannot probe %s: %d\n", name, err);
