@@ -249,7 +249,6 @@ fi
 # its mode=191, parts 7 and 9 and the demo its speed modes.
 step "building modules"
 BARGS=(--suite "$SUITE")
-[ -n "$KVER" ] && BARGS=("$(norm_kver "$KVER")" "${BARGS[@]}")
 TCRYPT_KO=
 if [ $DEMO = 1 ] || want_part 2 || want_part 9 || want_part 7; then
 	BARGS+=(--tcrypt)
@@ -258,8 +257,8 @@ if [ $DEMO = 0 ] && { [ -e "$REPO_ROOT/tests/guest/kmod/Kbuild" ] ||
 		[ -e "$REPO_ROOT/tests/guest/kmod/Makefile" ]; }; then
 	BARGS+=(--extra tests/guest/kmod)
 fi
-"$REPO_ROOT/tests/lib/build-modules.sh" "$ARCH" "$WORK/modules" \
-	"${BARGS[@]}" >"$WORK/modules.list" ||
+"$REPO_ROOT/tests/lib/build-modules.sh" "$ARCH" ${KVER:+"$(norm_kver "$KVER")"} \
+	"$WORK/modules" "${BARGS[@]}" >"$WORK/modules.list" ||
 	setup_fail "build modules for $SUITE (see $WORK/modules/build.log)"
 KVER=$(cat "$WORK/modules/kernel.abi")
 KREL=$KVER-$FLAVOUR
