@@ -1,8 +1,10 @@
 #!/bin/bash
 # SPDX-License-Identifier: GPL-2.0
 #
-# test-kbuild.sh ARCH: build every module for ARCH against Debian's 6.1
-# headers with W=1 and sparse (C=2), out of the source tree, and check:
+# test-kbuild.sh ARCH: build every module for ARCH against the Debian
+# kernel headers of this host's suite (6.1 on bookworm, 6.12 on trixie,
+# sid's newest) with W=1 and sparse (C=2), out of the source tree, and
+# check:
 # no compiler, sparse or objtool warning; every expected module built;
 # each has license GPL; the library's exports are in Module.symvers.
 
@@ -30,6 +32,7 @@ check()
 	if eval "$2"; then echo "PASS: kbuild $ARCH: $1"; else echo "FAIL: kbuild $ARCH: $1"; fi
 }
 
+ensure_pkgs sparse kmod
 if ! SM4_MAKEFLAGS="W=1 C=2" "$ROOT/tests/lib/build-modules.sh" "$ARCH" "$OUT" >/dev/null; then
 	echo "FAIL: kbuild $ARCH: build failed (log: $OUT/build.log)"
 	exit 1

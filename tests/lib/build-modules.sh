@@ -81,10 +81,12 @@ LOG="$OUTDIR/build.log"
 : >"$LOG"
 # Every message, errors included, also goes to the log that callers name.
 exec 2> >(tee -a "$LOG" >&2)
+ensure_pkgs make cpio
 CHR=
 if [ -n "$SUITE" ] && [ "$SUITE" != "$(host_suite)" ]; then
 	[ -z "$KVER" ] || die "--suite $SUITE builds against the chroot's headers: give no KVER"
-	CHR=$("$(dirname "$0")/make-chroot.sh" "$SUITE") || exit 1
+	CHR=$("$(dirname "$0")/make-chroot.sh" "$SUITE") ||
+		die "no $SUITE build chroot (tests/lib/make-chroot.sh $SUITE; its log: $CACHE/chroots/$SUITE.log)"
 	for d in "$CHR"/usr/src/linux-headers-*[0-9]-"$FLAVOUR"; do
 		[ -f "$d/Makefile" ] && KVER=${d##*/linux-headers-} && break
 	done
@@ -108,8 +110,10 @@ prepare_kdir()
 
 	# Foreign architecture: unpack the headers under .cache and use
 	# the host's linux-kbuild tools (fixdep, modpost, ... are host
-	# programs; only the configuration and headers are per-arch).
-	ensure_pkgs "linux-kbuild-$KSERIES" "gcc-$(gcc -dumpversion | cut -d. -f1)-aarch64-linux-gnu"
+	# programs; only the configuration and headers are per-arch): the
+	# package the headers' scripts symlink names (linux-kbuild-6.1 on
+	# bookworm, linux-kbuild-ABI from 6.12), and the cross compiler of
+	# the gcc-N their .kernelvariables name.
 	root="$CACHE/headers/$ARCH-$KVER"
 	hdir="$root/usr/src/linux-headers-$KVER-$FLAVOUR"
 	mkdir -p "$CACHE/headers"
@@ -128,13 +132,24 @@ prepare_kdir()
 			common="$root/usr/src/linux-headers-$KVER-common"
 		fi
 		printf 'include %s/Makefile\n' "$common" >"$hdir/Makefile"
+		kb=$(readlink "$hdir/scripts")
+		kb=${kb%/scripts}
+		kb=${kb##*/}
+		case $kb in
+		linux-kbuild-*) ;;
+		*) die "$deb: its scripts symlink names no linux-kbuild package (see dpkg-deb -c $deb)" ;;
+		esac
 		for d in scripts tools; do
 			rm -f "$hdir/$d"
-			ln -s "/usr/lib/linux-kbuild-$KSERIES/$d" "$hdir/$d"
+			ln -s "/usr/lib/$kb/$d" "$hdir/$d"
 		done
+		echo "$kb" >"$root/.kbuild"
 		touch "$root/.complete"
 	fi
 	flock -u 8
+	gccv=$(sed -n 's/^CC *=.*gcc-\([0-9][0-9]*\).*/\1/p' "$hdir/.kernelvariables")
+	[ -n "$gccv" ] || die "no gcc-N in $hdir/.kernelvariables (remove $root to unpack the headers again)"
+	ensure_pkgs "$(cat "$root/.kbuild")" "gcc-$gccv-aarch64-linux-gnu"
 	echo "$hdir"
 }
 

@@ -92,14 +92,16 @@ ensure_pkgs()
 	fi
 }
 
-# detect_kver: the ABI version (e.g. 6.1.0-57) of the installed
-# linux-headers-amd64 meta-package.
+# detect_kver: the ABI version (e.g. 6.1.0-57, 6.12.117+deb13) of the
+# linux-headers-amd64 meta-package of this host's suite (installed when
+# missing).
 detect_kver()
 {
 	local dep
 
+	ensure_pkgs linux-headers-amd64
 	dep=$(dpkg-query -W -f='${Depends}' linux-headers-amd64 2>/dev/null) ||
-		die "linux-headers-amd64 is not installed: pass KVER explicitly"
+		die "linux-headers-amd64 is not installed (apt-get install linux-headers-amd64) or pass KVER explicitly"
 	dep=${dep%% *}
 	dep=${dep#linux-headers-}
 	echo "${dep%-amd64}"
