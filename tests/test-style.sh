@@ -2,21 +2,36 @@
 # SPDX-License-Identifier: GPL-2.0
 #
 # test-style.sh: run the kernel's scripts/checkpatch.pl (from Debian's
-# linux-source-6.1) over every kernel source file of the project; one
-# PASS/FAIL line per file.  Checkpatch warnings count as failures.
+# linux-source-6.1, the same on every host: installed on bookworm,
+# downloaded from bookworm elsewhere) over every kernel source file of the
+# project; one PASS/FAIL line per file.  Checkpatch warnings count as
+# failures.
 
 set -uo pipefail
 ROOT=$(cd "$(dirname "$0")/.." && pwd)
 . "$ROOT/tests/lib/common.sh"
 
-ensure_pkgs linux-source-6.1
 CP="$CACHE/checkpatch"
 if [ ! -x "$CP/scripts/checkpatch.pl" ]; then
+	ensure_pkgs git perl xz-utils
+	members=(linux-source-6.1/scripts/checkpatch.pl
+		 linux-source-6.1/scripts/spelling.txt
+		 linux-source-6.1/scripts/const_structs.checkpatch)
 	mkdir -p "$CP"
-	tar -xJf /usr/src/linux-source-6.1.tar.xz -C "$CP" \
-		--strip-components=1 linux-source-6.1/scripts/checkpatch.pl \
-		linux-source-6.1/scripts/spelling.txt \
-		linux-source-6.1/scripts/const_structs.checkpatch || exit 1
+	if [ "$(host_suite)" = bookworm ]; then
+		ensure_pkgs linux-source-6.1
+		tar -xJf /usr/src/linux-source-6.1.tar.xz -C "$CP" \
+			--strip-components=1 "${members[@]}"
+	else
+		deb=$(suite_download bookworm linux-source-6.1 "$CACHE/debs") &&
+			dpkg-deb --fsys-tarfile "$deb" |
+			tar -xO ./usr/src/linux-source-6.1.tar.xz |
+			tar -xJ -C "$CP" --strip-components=1 "${members[@]}"
+	fi || {
+		rm -rf "$CP"
+		echo "FAIL: style: cannot extract checkpatch.pl from linux-source-6.1"
+		exit 1
+	}
 fi
 
 cd "$ROOT" || exit 1

@@ -7,7 +7,7 @@
 #            implementation's mismatches in every mode (and nothing else).
 #            On a CPU without GFNI, gfni-avx2 again with GFNI emulated
 #            (GFNI_EMU_CASES random cases per mode, default 100).
-#   aarch64: cross-built, run under qemu-aarch64-static with -cpu max
+#   aarch64: cross-built, run under qemu-aarch64(-static) with -cpu max
 #            (NEON and the SM4 instructions) and -cpu cortex-a57 (no SM4)
 #            against vectors computed by libgcrypt on the host.
 #   Both: every request between guard bytes; on x86_64 a broken
@@ -92,10 +92,16 @@ aarch64)
 	make -s -C "$ROOT/tests/unit" ARCH=aarch64 -j"$(nproc)" >&2
 	vec="$ROOT/tests/unit/build-aarch64/vectors.bin"
 	"$ROOT/tests/unit/build/gen-vectors" "$vec" "$CASES" 7 4200
+	# bookworm's static user-mode QEMU is qemu-aarch64-static
+	# (qemu-user-static); from trixie on qemu-user's qemu-aarch64 is.
+	qemu=$(command -v qemu-aarch64-static || command -v qemu-aarch64) || {
+		echo "FAIL: unit aarch64: no qemu-aarch64-static or qemu-aarch64 (run tests/install-deps.sh)"
+		exit 1
+	}
 	rc=0
 	for cpu in max cortex-a57; do
-		echo "--- qemu-aarch64-static -cpu $cpu"
-		qemu-aarch64-static -cpu "$cpu" \
+		echo "--- $qemu -cpu $cpu"
+		"$qemu" -cpu "$cpu" \
 			"$ROOT/tests/unit/build-aarch64/sm4-test" \
 			--vectors "$vec" --cases "$CASES" | sed "s/^\(PASS\|FAIL\): /\1: [cpu $cpu] /" || rc=1
 	done
