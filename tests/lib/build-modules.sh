@@ -97,6 +97,22 @@ fi
 KSERIES=${KVER%%-*}		# 6.1.0
 KSERIES=${KSERIES%.*}		# 6.1
 
+# kbuild_pkg: the linux-kbuild package the scripts symlink of the
+# headers in $hdir points into (../../lib/linux-kbuild-X/scripts as
+# packaged, /usr/lib/linux-kbuild-X/scripts once prepared).
+kbuild_pkg()
+{
+	local kb
+
+	kb=$(readlink "$hdir/scripts")
+	kb=${kb%/scripts}
+	kb=${kb##*/}
+	case $kb in
+	linux-kbuild-*) echo "$kb" ;;
+	*) die "$hdir/scripts points into no linux-kbuild package (remove $root to unpack the headers again)" ;;
+	esac
+}
+
 # prepare_kdir: echo the headers directory for ARCH/KVER.
 prepare_kdir()
 {
@@ -132,24 +148,17 @@ prepare_kdir()
 			common="$root/usr/src/linux-headers-$KVER-common"
 		fi
 		printf 'include %s/Makefile\n' "$common" >"$hdir/Makefile"
-		kb=$(readlink "$hdir/scripts")
-		kb=${kb%/scripts}
-		kb=${kb##*/}
-		case $kb in
-		linux-kbuild-*) ;;
-		*) die "$deb: its scripts symlink names no linux-kbuild package (see dpkg-deb -c $deb)" ;;
-		esac
+		kb=$(kbuild_pkg)
 		for d in scripts tools; do
 			rm -f "$hdir/$d"
 			ln -s "/usr/lib/$kb/$d" "$hdir/$d"
 		done
-		echo "$kb" >"$root/.kbuild"
 		touch "$root/.complete"
 	fi
 	flock -u 8
 	gccv=$(sed -n 's/^CC *=.*gcc-\([0-9][0-9]*\).*/\1/p' "$hdir/.kernelvariables")
 	[ -n "$gccv" ] || die "no gcc-N in $hdir/.kernelvariables (remove $root to unpack the headers again)"
-	ensure_pkgs "$(cat "$root/.kbuild")" "gcc-$gccv-aarch64-linux-gnu"
+	ensure_pkgs "$(kbuild_pkg)" "gcc-$gccv-aarch64-linux-gnu"
 	echo "$hdir"
 }
 
