@@ -15,8 +15,8 @@
 #
 # The pristine root is made once per recipe and cached under
 # .cache/hosts/SUITE/root; every run works on a fresh overlay of it
-# (.cache/hosts/SUITE/run), so each run starts from the same fresh
-# system.  Downloads made inside (apt's archives, the inner checkout's
+# (.cache/hosts/SUITE/run, removed after a passing run), so each run
+# starts from the same fresh system.  Downloads made inside (apt's archives, the inner checkout's
 # .cache) are kept under .cache/hosts/SUITE and reused, never needed.
 # Everything runs in a private mount namespace and is unmounted on any
 # exit; every step runs under a timeout.
@@ -47,7 +47,7 @@ R="$RUN/merged"
 CLONE=/root/sm4-crypto
 # Bump when the root's recipe changes: a cached root of another recipe
 # is made again.
-RECIPE="sm4-host-root v2: $SUITE amd64 minbase +git,ca-certificates; main, -updates, -security; no Recommends"
+RECIPE="sm4-host-root v3: $SUITE amd64 minbase +git,ca-certificates; main, -updates, -security; no Recommends; no Valid-Until"
 NPASS=0
 NFAIL=0
 
@@ -119,9 +119,11 @@ if [ "$(cat "$BASE/.sm4-recipe" 2>/dev/null)" != "$RECIPE" ]; then
 	esac
 	# Without Recommends (as in many minimal installs): the scripts
 	# must name every package they need, and the installs are quicker.
+	# Archive snapshots may carry an expired Release file (sid's).
 	if ! run_timeout 1800 "mmdebstrap $SUITE" mmdebstrap --variant=minbase \
 			--architectures=amd64 --include=git,ca-certificates \
 			--aptopt='APT::Install-Recommends "false"' \
+			--aptopt='Acquire::Check-Valid-Until "false"' \
 			"$SUITE" "$BASE" "${sources[@]}" \
 			</dev/null >"$H/mmdebstrap.log" 2>&1; then
 		tail -n 10 "$H/mmdebstrap.log"
@@ -240,4 +242,10 @@ else
 fi
 
 echo "$NPASS passed, $NFAIL failed"
+# A passing run's overlay (gigabytes of installed packages) goes; a
+# failing one stays for a look until the next run.
+if [ "$NFAIL" -eq 0 ]; then
+	cleanup
+	rm -rf --one-file-system "$RUN"
+fi
 [ "$NFAIL" -eq 0 ]
