@@ -23,10 +23,12 @@ real_pkg()
 
 	apt-cache show apt >/dev/null 2>&1 || _apt_update_once
 	for p in "$@"; do
-		if apt-cache show "$p" 2>/dev/null | grep -q '^Package: '; then
+		case $(apt-cache show "$p" 2>/dev/null) in
+		"Package: "*)
 			echo "$p"
 			return 0
-		fi
+			;;
+		esac
 	done
 	die "none of the packages $* is in this host's apt sources (/etc/apt/sources.list*): run apt-get update"
 }

@@ -102,9 +102,13 @@ detect_kver()
 	ensure_pkgs linux-headers-amd64
 	dep=$(dpkg-query -W -f='${Depends}' linux-headers-amd64 2>/dev/null) ||
 		die "linux-headers-amd64 is not installed (apt-get install linux-headers-amd64) or pass KVER explicitly"
-	dep=${dep%% *}
-	dep=${dep#linux-headers-}
-	echo "${dep%-amd64}"
+	# The linux-headers-ABI-amd64 among the dependencies (sid's 7.x
+	# lists linux-base-amd64 first).
+	dep=$(echo "$dep" | tr ',' '\n' |
+		sed -n 's/^ *linux-headers-\([^ ]*\)-amd64\( .*\)\{0,1\}$/\1/p' | head -n1)
+	[ -n "$dep" ] ||
+		die "linux-headers-amd64 depends on no linux-headers-ABI-amd64 (dpkg -s linux-headers-amd64): pass KVER explicitly"
+	echo "$dep"
 }
 
 # norm_kver KVER: accept 6.1.0-57 as well as 6.1.0-57-amd64.
