@@ -87,10 +87,19 @@ cleanup()
 	fi
 }
 trap cleanup EXIT
-# A signal stops the step that runs inside (timeout passes it on to the
-# step's whole process group), then the cleanup unmounts.
+# A signal stops the running step (timeout passes it on to the step's
+# whole process group), then the cleanup unmounts.
+exec 3>&1
 CHILD=
-trap '[ -z "$CHILD" ] || kill -TERM "$CHILD" 2>/dev/null; wait; exit 130' INT TERM
+STEP=setup
+on_signal()
+{
+	[ -z "$CHILD" ] || kill -TERM "$CHILD" 2>/dev/null
+	wait
+	fail "interrupted by a signal during: $STEP" >&3
+	exit 130
+}
+trap on_signal INT TERM
 
 # mnt WHAT ARGS... TARGET: mount, remembered for the cleanup.
 mnt()
@@ -100,6 +109,39 @@ mnt()
 	shift
 	run_timeout 60 "mount $what" mount "$@" || abort "cannot mount $what on ${*: -1}"
 	MOUNTED+=("${*: -1}")
+}
+
+# step_timeout TIMEOUT WHAT CMD...: CMD under a timeout, in the
+# background so that a signal reaches on_signal at once; on a failure or
+# a timeout print one line naming WHAT (on fd 3, this script's stdout,
+# whatever the caller redirects).
+step_timeout()
+{
+	local t=$1 rc
+
+	STEP=$2
+	shift 2
+	timeout -k 10 "$t" "$@" &
+	CHILD=$!
+	wait "$CHILD"
+	rc=$?
+	CHILD=
+	case $rc in
+	0) ;;
+	124|137) echo "error: $STEP: no result after $t s (timed out)" >&3 ;;
+	*) echo "error: $STEP failed (status $rc)" >&3 ;;
+	esac
+	return $rc
+}
+
+# inroot TIMEOUT WHAT LOG CMD: run the shell command CMD as root in the
+# root, in a clean login environment, output in LOG.
+inroot()
+{
+	step_timeout "$1" "$2 (in the $SUITE root)" chroot "$R" /usr/bin/env -i \
+		HOME=/root TERM=dumb LANG=C.UTF-8 \
+		PATH=/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin \
+		/bin/bash -c "$4" >"$3" 2>&1 </dev/null
 }
 
 mkdir -p "$H"
@@ -120,7 +162,7 @@ if [ "$(cat "$BASE/.sm4-recipe" 2>/dev/null)" != "$RECIPE" ]; then
 	# Without Recommends (as in many minimal installs): the scripts
 	# must name every package they need, and the installs are quicker.
 	# Archive snapshots may carry an expired Release file (sid's).
-	if ! run_timeout 1800 "mmdebstrap $SUITE" mmdebstrap --variant=minbase \
+	if ! step_timeout 1800 "mmdebstrap $SUITE" mmdebstrap --variant=minbase \
 			--architectures=amd64 --include=git,ca-certificates \
 			--aptopt='APT::Install-Recommends "false"' \
 			--aptopt='Acquire::Check-Valid-Until "false"' \
@@ -150,29 +192,6 @@ mnt "apt's archive cache" --bind "$H/apt-archives" "$R/var/cache/apt/archives"
 cp -L /etc/resolv.conf "$R/etc/resolv.conf" ||
 	abort "cannot copy /etc/resolv.conf into $R"
 
-# inroot TIMEOUT WHAT LOG CMD: run the shell command CMD as root in the
-# root, in a clean login environment, output in LOG; on a failure or a
-# timeout print one line naming WHAT.
-inroot()
-{
-	local t=$1 what="$2 (in the $SUITE root)" lg=$3 rc
-
-	timeout -k 10 "$t" chroot "$R" /usr/bin/env -i \
-		HOME=/root TERM=dumb LANG=C.UTF-8 \
-		PATH=/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin \
-		/bin/bash -c "$4" >"$lg" 2>&1 </dev/null &
-	CHILD=$!
-	wait "$CHILD"
-	rc=$?
-	CHILD=
-	case $rc in
-	0) ;;
-	124|137) echo "error: $what: no result after $t s (timed out)" ;;
-	*) echo "error: $what failed (status $rc)" ;;
-	esac
-	return $rc
-}
-
 # --- the project, cloned inside -------------------------------------------
 rev=$(git -C "$ROOT" rev-parse --short HEAD) ||
 	abort "$ROOT is not a git checkout: nothing to clone"
@@ -199,7 +218,8 @@ dt=$(($(date +%s) - t0))
 serves=$(sed -n 's/.*the kernel serves its xts(sm4) with \([^ ]*\) .*/\1/p' "$DEMOLOG" | head -n1)
 if [ $rc -ne 0 ]; then
 	tail -n 15 "$DEMOLOG"
-	fail "tools/demo --arch x86_64 failed (status $rc, $dt s; log: $DEMOLOG)"
+	why=$(grep -m1 -E '^ *(ERROR|error|demo: error): ' "$DEMOLOG" | sed 's/^ *//')
+	fail "tools/demo --arch x86_64 failed (status $rc, $dt s${why:+: $why}; log: $DEMOLOG)"
 elif ! grep -q 'cipher sm4-xts-plain64' "$DEMOLOG" ||
 		! grep -q '^  Everything worked' "$DEMOLOG"; then
 	fail "tools/demo --arch x86_64 exited 0 but shows no working sm4-xts-plain64 volume (log: $DEMOLOG)"
