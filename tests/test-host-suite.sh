@@ -10,6 +10,7 @@
 # committed HEAD, then, inside, as root:
 #   tools/demo --arch x86_64
 #   tests/run-all --only STAGES --quick   (default deps,kbuild-x86_64,unit-x86_64)
+# and the inner run's closing "N passed, 0 failed, N skipped" must say so.
 # QEMU runs under TCG (no /dev/kvm needed).  Nothing is loaded into this
 # machine's kernel.
 #
@@ -236,10 +237,13 @@ inroot 4800 "tests/run-all" "$RALOG" \
 	"cd $CLONE && tests/run-all --quick --only $STAGES"
 rc=$?
 dt=$(($(date +%s) - t0))
-summary=$(grep -E '^[0-9]+ passed, [0-9]+ failed$' "$RALOG" | tail -n1)
+# run-all ends with "N passed, N failed, N skipped".
+summary=$(grep -E '^[0-9]+ passed, [0-9]+ failed, [0-9]+ skipped$' "$RALOG" | tail -n1)
 np=${summary%% passed*}
 nf=${summary#* passed, }
-nf=${nf%% failed}
+nf=${nf%% failed*}
+nk=${summary##*failed, }
+nk=${nk%% skipped}
 grep -E '^  FAIL: ' "$RALOG" | sed "s/^  FAIL: /FAIL: host-$SUITE: run-all: /"
 nfl=$(grep -c '^  FAIL: ' "$RALOG")
 NFAIL=$((NFAIL + nfl))
@@ -258,7 +262,7 @@ elif [ "$nf" -ne 0 ] || [ $rc -ne 0 ]; then
 elif [ "$np" -eq 0 ]; then
 	fail "tests/run-all passed nothing (log: $RALOG)"
 else
-	pass "tests/run-all --quick --only $STAGES: $np passed, 0 failed ($dt s)"
+	pass "tests/run-all --quick --only $STAGES: $np passed, 0 failed, $nk skipped ($dt s)"
 fi
 
 echo "$NPASS passed, $NFAIL failed"
