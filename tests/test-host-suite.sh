@@ -71,17 +71,10 @@ abort()
 	exit 1
 }
 
-MOUNTED=()
+# Mounts go to MOUNTS (common.sh); the cleanup unmounts them.
 cleanup()
 {
-	local i m
-
-	for ((i = ${#MOUNTED[@]} - 1; i >= 0; i--)); do
-		m=${MOUNTED[i]}
-		umount "$m" 2>/dev/null || umount -l "$m" 2>/dev/null ||
-			echo "error: cannot unmount $m" >&2
-	done
-	MOUNTED=()
+	unmount_all
 	if findmnt -rn -o TARGET | grep -qF "$R"; then
 		echo "error: still mounted under $R:" >&2
 		findmnt -rn -o TARGET | grep -F "$R" >&2
@@ -109,7 +102,7 @@ mnt()
 
 	shift
 	run_timeout 60 "mount $what" mount "$@" || abort "cannot mount $what on ${*: -1}"
-	MOUNTED+=("${*: -1}")
+	MOUNTS+=("${*: -1}")
 }
 
 # step_timeout TIMEOUT WHAT CMD...: CMD under a timeout, in the
