@@ -127,7 +127,7 @@ stage_ours()
 	rm -rf "$1/ours"
 	mkdir -p "$1/ours"
 	(cd "$ROOT" && git ls-files -co --exclude-standard -- Kbuild Makefile \
-		lib crypto include arch |
+		dkms.conf lib crypto include arch |
 		while read -r f; do [ -e "$f" ] && echo "$f"; done |
 		cpio -pdm --quiet "$1/ours")
 }

@@ -77,7 +77,7 @@ explained()
 	for m in $MODES; do
 		alt="$alt${alt:+|}$m"
 	done
-	re="^FAIL: [^ ]+ [^:]+: (check ($alt)(-sm4-$SUFFIX|\\(sm4\\)) \\[($alt)-sm4-$SUFFIX\\]: [0-9]+ of [0-9]+ cases failed: [1-9][0-9]* mismatches, 0 request errors"
+	re="^FAIL: [^ ]+ [^:]+: (check ($alt)(-sm4-$SUFFIX|\\(sm4\\)) \\[($alt)-sm4-$SUFFIX\\]: [0-9]+ of [0-9]+ cases failed: [1-9][0-9]* mismatches, 0 request errors( \\(0 wrote outside the output, 0 changed the source\\))?"
 	re="$re|cross ($alt) [0-9]+ cases, [0-9]+ drivers DISAGREE \\((.* )?($alt)-sm4-$SUFFIX( .*)?\\) \\([0-9.]+ s\\)"
 	re="$re|sm4-afalg (check|cross) exit status 1)\$"
 	grep -E "$re"
@@ -99,7 +99,7 @@ for m in $MODES; do
 	for name in "$m-sm4-$SUFFIX" "$m(sm4)"; do
 		re=${name//(/\\(}
 		re=${re//)/\\)}
-		pat="^FAIL: [^ ]+ [^:]+: check $re \\[$m-sm4-$SUFFIX\\]: [0-9]+ of [0-9]+ cases failed: [1-9][0-9]* mismatches, 0 request errors\$"
+		pat="^FAIL: [^ ]+ [^:]+: check $re \\[$m-sm4-$SUFFIX\\]: [0-9]+ of [0-9]+ cases failed: [1-9][0-9]* mismatches, 0 request errors( \\(0 wrote outside the output, 0 changed the source\\))?\$"
 		grep -qE "$pat" <<<"$V" || missing="$missing $name"
 	done
 	correct=$(grep -E "^PASS: [^ ]+ [^:]+: check $m-sm4-[A-Za-z0-9_-]+ [0-9]+ cases \\[$m-sm4-" <<<"$V" |
