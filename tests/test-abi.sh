@@ -47,14 +47,7 @@ ARCHES=${SM4_ABI_ARCHES:-x86_64 arm64}
 DISTRO=${SM4_ABI_DISTRO-6.1-x86_64 6.12-arm64 7.2-arm64}
 KDIR_HOST=		# the headers of the current build, as the host sees them
 WORK="$CACHE/abi"
-npass=0
-nfail=0
-nskip=0
 SELFTEST_DONE=
-
-pass() { echo "PASS: $*"; npass=$((npass + 1)); }
-fail() { echo "FAIL: $*"; nfail=$((nfail + 1)); }
-skip() { echo "SKIP: $*"; nskip=$((nskip + 1)); }
 
 # compare LABEL REF OURS: every export of REF (upstream's Module.symvers)
 # must appear in OURS with the same CRC, kind, namespace and module name.

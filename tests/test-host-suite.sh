@@ -49,20 +49,7 @@ CLONE=/root/sm4-crypto
 # Bump when the root's recipe changes: a cached root of another recipe
 # is made again.
 RECIPE="sm4-host-root v3: $SUITE amd64 minbase +git,ca-certificates; main, -updates, -security; no Recommends; no Valid-Until"
-NPASS=0
-NFAIL=0
-
-pass()
-{
-	echo "PASS: host-$SUITE: $*"
-	NPASS=$((NPASS + 1))
-}
-
-fail()
-{
-	echo "FAIL: host-$SUITE: $*"
-	NFAIL=$((NFAIL + 1))
-}
+CHECK_PREFIX="host-$SUITE: "
 
 # abort WHAT: a setup step failed; the run cannot go on.
 abort()
@@ -239,7 +226,7 @@ nk=${summary##*failed, }
 nk=${nk%% skipped}
 grep -E '^  FAIL: ' "$RALOG" | sed "s/^  FAIL: /FAIL: host-$SUITE: run-all: /"
 nfl=$(grep -c '^  FAIL: ' "$RALOG")
-NFAIL=$((NFAIL + nfl))
+nfail=$((nfail + nfl))
 grep -E '^  SKIP: ' "$RALOG" | sed "s/^  SKIP: /SKIP: host-$SUITE: run-all: /"
 missing=
 for s in ${STAGES//,/ }; do
@@ -258,11 +245,11 @@ else
 	pass "tests/run-all --quick --only $STAGES: $np passed, 0 failed, $nk skipped ($dt s)"
 fi
 
-echo "$NPASS passed, $NFAIL failed"
+echo "$npass passed, $nfail failed"
 # A passing run's overlay (gigabytes of installed packages) goes; a
 # failing one stays for a look until the next run.
-if [ "$NFAIL" -eq 0 ]; then
+if [ "$nfail" -eq 0 ]; then
 	cleanup
 	rm -rf --one-file-system "$RUN"
 fi
-[ "$NFAIL" -eq 0 ]
+[ "$nfail" -eq 0 ]

@@ -2,7 +2,7 @@
 #
 # Shell helpers shared by the test scripts (sourced, not executed).
 #
-# Provides: REPO_ROOT, CACHE, log/die, run_timeout, ensure_pkgs, detect_kver,
+# Provides: REPO_ROOT, CACHE, log/die, pass/fail/skip, run_timeout, ensure_pkgs, detect_kver,
 # deb_arch, kernel_flavour, ensure_foreign_arch, apt_download, unpack_deb,
 # host_suite, suite_apt, suite_download, MOUNTS/unmount_all.
 
@@ -20,6 +20,28 @@ die()
 {
 	printf 'error: %s\n' "$*" >&2
 	exit 1
+}
+
+# pass/fail/skip WHAT: a PASS:/FAIL:/SKIP: line for tests/run-all (WHAT
+# after $CHECK_PREFIX), counted in npass/nfail/nskip.
+npass=0
+nfail=0
+nskip=0
+CHECK_PREFIX=${CHECK_PREFIX:-}
+pass()
+{
+	echo "PASS: $CHECK_PREFIX$*"
+	npass=$((npass + 1))
+}
+fail()
+{
+	echo "FAIL: $CHECK_PREFIX$*"
+	nfail=$((nfail + 1))
+}
+skip()
+{
+	echo "SKIP: $CHECK_PREFIX$*"
+	nskip=$((nskip + 1))
 }
 
 # run_timeout SECONDS WHAT CMD...: run CMD under a timeout; on a timeout

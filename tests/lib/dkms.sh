@@ -1,30 +1,10 @@
 # SPDX-License-Identifier: GPL-2.0
 #
 # Helpers of the DKMS tests (tests/dkms-test.sh, tests/test-deb.sh),
-# sourced after common.sh.  Provides: pass/fail/skip (counted in
-# npass/nfail/nskip), step, words, dkms_conf_modules, check_installed,
+# sourced after common.sh (which has pass/fail/skip).  Provides: step, words, dkms_conf_modules, check_installed,
 # dkms_lock.
 
 # shellcheck shell=bash
-
-npass=0
-nfail=0
-nskip=0
-pass()
-{
-	echo "PASS: $*"
-	npass=$((npass + 1))
-}
-fail()
-{
-	echo "FAIL: $*"
-	nfail=$((nfail + 1))
-}
-skip()
-{
-	echo "SKIP: $*"
-	nskip=$((nskip + 1))
-}
 
 # steplog NAME: the log file of step NAME.
 steplog()
