@@ -33,6 +33,18 @@
 #include "sm4-gfni.h"
 #include "sm4-modes.S"
 
+/*
+ * Entry points are SM4G_FN(<mode>): sm4_gfni_avx2_<mode> here, another
+ * prefix when sm4-gfni-avx512-ymm.S links this code into sm4-gfni-avx512
+ * (its short requests) under names of its own.
+ */
+#ifndef SM4G_PREFIX
+#define SM4G_PREFIX	sm4_gfni_avx2
+#endif
+#define SM4G_PASTE(p, m)	p##_##m
+#define SM4G_EXPAND(p, m)	SM4G_PASTE(p, m)
+#define SM4G_FN(m)		SM4G_EXPAND(SM4G_PREFIX, m)
+
 .section .rodata, "a"
 .balign 32
 .Lsm4g_m1:
@@ -198,30 +210,30 @@ SYM_FUNC_START_LOCAL(sm4_core_ymm_2)
 	RET
 SYM_FUNC_END(sm4_core_ymm_2)
 
-SYM_TYPED_FUNC_START(sm4_gfni_avx2_ecb)
+SYM_TYPED_FUNC_START(SM4G_FN(ecb))
 	SM4_MODE_FUNC	ecb, ymm
-SYM_FUNC_END(sm4_gfni_avx2_ecb)
+SYM_FUNC_END(SM4G_FN(ecb))
 
-SYM_TYPED_FUNC_START(sm4_gfni_avx2_cbc_dec)
+SYM_TYPED_FUNC_START(SM4G_FN(cbc_dec))
 	SM4_MODE_FUNC	cbc_dec, ymm
-SYM_FUNC_END(sm4_gfni_avx2_cbc_dec)
+SYM_FUNC_END(SM4G_FN(cbc_dec))
 
-SYM_TYPED_FUNC_START(sm4_gfni_avx2_cfb_dec)
+SYM_TYPED_FUNC_START(SM4G_FN(cfb_dec))
 	SM4_MODE_FUNC	cfb_dec, ymm
-SYM_FUNC_END(sm4_gfni_avx2_cfb_dec)
+SYM_FUNC_END(SM4G_FN(cfb_dec))
 
-SYM_TYPED_FUNC_START(sm4_gfni_avx2_ctr)
+SYM_TYPED_FUNC_START(SM4G_FN(ctr))
 	SM4_MODE_FUNC	ctr, ymm
-SYM_FUNC_END(sm4_gfni_avx2_ctr)
+SYM_FUNC_END(SM4G_FN(ctr))
 
-SYM_TYPED_FUNC_START(sm4_gfni_avx2_xts)
+SYM_TYPED_FUNC_START(SM4G_FN(xts))
 	SM4_MODE_FUNC	xts, ymm
-SYM_FUNC_END(sm4_gfni_avx2_xts)
+SYM_FUNC_END(SM4G_FN(xts))
 
-SYM_TYPED_FUNC_START(sm4_gfni_avx2_cbc_enc)
+SYM_TYPED_FUNC_START(SM4G_FN(cbc_enc))
 	SM4_SERIAL_FUNC	cbc_enc
-SYM_FUNC_END(sm4_gfni_avx2_cbc_enc)
+SYM_FUNC_END(SM4G_FN(cbc_enc))
 
-SYM_TYPED_FUNC_START(sm4_gfni_avx2_cfb_enc)
+SYM_TYPED_FUNC_START(SM4G_FN(cfb_enc))
 	SM4_SERIAL_FUNC	cfb_enc
-SYM_FUNC_END(sm4_gfni_avx2_cfb_enc)
+SYM_FUNC_END(SM4G_FN(cfb_enc))

@@ -9,20 +9,9 @@
 #include <linux/module.h>
 #include <linux/kernel.h>
 #include <sm4/compat.h>
-#include <sm4/glue.h>
 #include "sm4_x86_glue.h"
 
 SM4_DEFINE_MODE_OPS(sm4_aesni_avx2_ops, sm4_aesni_avx2);
-
-static struct sm4_skcipher_driver sm4_aesni_avx2_driver = {
-	.name		= "aesni-avx2",
-	.priority	= 500,
-	.owner		= THIS_MODULE,
-	.ops		= &sm4_aesni_avx2_ops,
-	.uses_simd	= true,
-	.scalar_below	= SM4_X86_SCALAR_BELOW,
-	.mode_mask	= SM4_ALL_MODES,
-};
 
 static const struct sm4_x86_feature sm4_aesni_avx2_features[] = {
 	SM4_X86_FEATURE(AES),
@@ -31,25 +20,22 @@ static const struct sm4_x86_feature sm4_aesni_avx2_features[] = {
 	SM4_X86_FEATURE(OSXSAVE),
 };
 
-static int __init sm4_aesni_avx2_init(void)
-{
-	int err;
-
-	err = sm4_x86_check_cpu("sm4-aesni-avx2", sm4_aesni_avx2_features,
-				ARRAY_SIZE(sm4_aesni_avx2_features),
-				XFEATURE_MASK_SSE | XFEATURE_MASK_YMM);
-	if (err)
-		return err;
-	return sm4_skcipher_register(&sm4_aesni_avx2_driver);
-}
-
-static void __exit sm4_aesni_avx2_exit(void)
-{
-	sm4_skcipher_unregister(&sm4_aesni_avx2_driver);
-}
-
-module_init(sm4_aesni_avx2_init);
-module_exit(sm4_aesni_avx2_exit);
+static struct sm4_x86_driver sm4_aesni_avx2_drv = {
+	.skcipher = {
+		.name		= "aesni-avx2",
+		.priority	= 500,
+		.owner		= THIS_MODULE,
+		.ops		= &sm4_aesni_avx2_ops,
+		.uses_simd	= true,
+		.scalar_below	= SM4_X86_SCALAR_BELOW,
+		.mode_mask	= SM4_ALL_MODES,
+	},
+	.module		= "sm4-aesni-avx2",
+	.features	= sm4_aesni_avx2_features,
+	.nfeatures	= ARRAY_SIZE(sm4_aesni_avx2_features),
+	.xfeatures	= XFEATURE_MASK_SSE | XFEATURE_MASK_YMM,
+};
+module_sm4_x86_driver(sm4_aesni_avx2_drv);
 
 MODULE_DESCRIPTION("SM4 ECB/CBC/CFB/CTR/XTS, AES-NI/AVX2 accelerated");
 MODULE_LICENSE("GPL");

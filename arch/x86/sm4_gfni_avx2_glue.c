@@ -10,24 +10,9 @@
 #include <linux/module.h>
 #include <linux/kernel.h>
 #include <sm4/compat.h>
-#include <sm4/glue.h>
 #include "sm4_x86_glue.h"
 
 SM4_DEFINE_MODE_OPS(sm4_gfni_avx2_ops, sm4_gfni_avx2);
-
-/* sm4-gfni-avx512 runs short requests with these (its small_ops). */
-const struct sm4_mode_ops *const sm4_gfni_avx2_mode_ops = &sm4_gfni_avx2_ops;
-EXPORT_SYMBOL_GPL(sm4_gfni_avx2_mode_ops);
-
-static struct sm4_skcipher_driver sm4_gfni_avx2_driver = {
-	.name		= "gfni-avx2",
-	.priority	= 550,
-	.owner		= THIS_MODULE,
-	.ops		= &sm4_gfni_avx2_ops,
-	.uses_simd	= true,
-	.scalar_below	= SM4_X86_SCALAR_BELOW,
-	.mode_mask	= SM4_ALL_MODES,
-};
 
 /*
  * Everything the assembly executes: VEX-encoded GFNI on xmm and ymm
@@ -40,25 +25,22 @@ static const struct sm4_x86_feature sm4_gfni_avx2_features[] = {
 	SM4_X86_FEATURE(OSXSAVE),
 };
 
-static int __init sm4_gfni_avx2_init(void)
-{
-	int err;
-
-	err = sm4_x86_check_cpu("sm4-gfni-avx2", sm4_gfni_avx2_features,
-				ARRAY_SIZE(sm4_gfni_avx2_features),
-				XFEATURE_MASK_SSE | XFEATURE_MASK_YMM);
-	if (err)
-		return err;
-	return sm4_skcipher_register(&sm4_gfni_avx2_driver);
-}
-
-static void __exit sm4_gfni_avx2_exit(void)
-{
-	sm4_skcipher_unregister(&sm4_gfni_avx2_driver);
-}
-
-module_init(sm4_gfni_avx2_init);
-module_exit(sm4_gfni_avx2_exit);
+static struct sm4_x86_driver sm4_gfni_avx2_drv = {
+	.skcipher = {
+		.name		= "gfni-avx2",
+		.priority	= 550,
+		.owner		= THIS_MODULE,
+		.ops		= &sm4_gfni_avx2_ops,
+		.uses_simd	= true,
+		.scalar_below	= SM4_X86_SCALAR_BELOW,
+		.mode_mask	= SM4_ALL_MODES,
+	},
+	.module		= "sm4-gfni-avx2",
+	.features	= sm4_gfni_avx2_features,
+	.nfeatures	= ARRAY_SIZE(sm4_gfni_avx2_features),
+	.xfeatures	= XFEATURE_MASK_SSE | XFEATURE_MASK_YMM,
+};
+module_sm4_x86_driver(sm4_gfni_avx2_drv);
 
 MODULE_DESCRIPTION("SM4 ECB/CBC/CFB/CTR/XTS, GFNI/AVX2 accelerated");
 MODULE_LICENSE("GPL");

@@ -2,34 +2,24 @@
 /*
  * SM4 ecb/cbc/cfb/ctr/xts with GFNI and AVX-512 (64 blocks in parallel):
  * driver names "<mode>-sm4-gfni-avx512".  The bulk functions are in
- * sm4-gfni-avx512-asm_64.S; requests are handled by the shared glue
+ * sm4-gfni-avx512-asm_64.S, those for short requests in
+ * sm4-gfni-avx512-ymm.S; requests are handled by the shared glue
  * (include/sm4/glue.h) in sm4_generic.ko.
  */
 
 #include <linux/module.h>
 #include <linux/kernel.h>
 #include <sm4/compat.h>
-#include <sm4/glue.h>
 #include "sm4_x86_glue.h"
 
 SM4_DEFINE_MODE_OPS(sm4_gfni_avx512_ops, sm4_gfni_avx512);
-
-static struct sm4_skcipher_driver sm4_gfni_avx512_driver = {
-	.name		= "gfni-avx512",
-	.priority	= 600,
-	.owner		= THIS_MODULE,
-	.ops		= &sm4_gfni_avx512_ops,
-	.uses_simd	= true,
-	.scalar_below	= SM4_X86_SCALAR_BELOW,
-	.small_below	= SM4_GFNI_ZMM_FROM,
-	.mode_mask	= SM4_ALL_MODES,
-};
+SM4_DEFINE_MODE_OPS(sm4_gfni_avx512_ymm_ops, sm4_gfni_avx512_ymm);
 
 /*
  * Everything the assembly executes: EVEX GFNI on zmm and xmm (GFNI,
  * AVX512F, AVX512VL), byte shuffles and 64-bit mask registers
  * (AVX512BW), carry-less multiplication on zmm for XTS tweaks
- * (VPCLMULQDQ).
+ * (VPCLMULQDQ); the ymm code for short requests needs AVX2.
  */
 static const struct sm4_x86_feature sm4_gfni_avx512_features[] = {
 	SM4_X86_FEATURE(AVX),
@@ -42,32 +32,37 @@ static const struct sm4_x86_feature sm4_gfni_avx512_features[] = {
 	SM4_X86_FEATURE(OSXSAVE),
 };
 
-static int __init sm4_gfni_avx512_init(void)
+/* zmm only where it pays: see "zmm policy" in README. */
+static int sm4_gfni_avx512_setup(struct sm4_x86_driver *drv)
 {
-	int err;
-
-	err = sm4_x86_check_cpu("sm4-gfni-avx512", sm4_gfni_avx512_features,
-				ARRAY_SIZE(sm4_gfni_avx512_features),
-				XFEATURE_MASK_SSE | XFEATURE_MASK_YMM |
-				XFEATURE_MASK_AVX512);
-	if (err)
-		return err;
-	/* zmm only where it pays: see "zmm policy" in README. */
 	if (sm4_x86_prefer_ymm()) {
-		pr_info("sm4-gfni-avx512: CPU prefers ymm (zmm lowers its clock), driver not loaded; sm4-gfni-avx2 serves it\n");
+		pr_info("%s: CPU prefers ymm (zmm lowers its clock), driver not loaded; sm4-gfni-avx2 serves it\n",
+			drv->module);
 		return -ENODEV;
 	}
-	sm4_gfni_avx512_driver.small_ops = sm4_gfni_avx2_mode_ops;
-	return sm4_skcipher_register(&sm4_gfni_avx512_driver);
+	return 0;
 }
 
-static void __exit sm4_gfni_avx512_exit(void)
-{
-	sm4_skcipher_unregister(&sm4_gfni_avx512_driver);
-}
-
-module_init(sm4_gfni_avx512_init);
-module_exit(sm4_gfni_avx512_exit);
+static struct sm4_x86_driver sm4_gfni_avx512_drv = {
+	.skcipher = {
+		.name		= "gfni-avx512",
+		.priority	= 600,
+		.owner		= THIS_MODULE,
+		.ops		= &sm4_gfni_avx512_ops,
+		.uses_simd	= true,
+		.scalar_below	= SM4_X86_SCALAR_BELOW,
+		.small_ops	= &sm4_gfni_avx512_ymm_ops,
+		.small_below	= SM4_GFNI_ZMM_FROM,
+		.mode_mask	= SM4_ALL_MODES,
+	},
+	.module		= "sm4-gfni-avx512",
+	.features	= sm4_gfni_avx512_features,
+	.nfeatures	= ARRAY_SIZE(sm4_gfni_avx512_features),
+	.xfeatures	= XFEATURE_MASK_SSE | XFEATURE_MASK_YMM |
+			  XFEATURE_MASK_AVX512,
+	.setup		= sm4_gfni_avx512_setup,
+};
+module_sm4_x86_driver(sm4_gfni_avx512_drv);
 
 MODULE_DESCRIPTION("SM4 ECB/CBC/CFB/CTR/XTS, GFNI/AVX-512 accelerated");
 MODULE_LICENSE("GPL");

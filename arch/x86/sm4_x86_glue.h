@@ -13,8 +13,13 @@
  *                           pr_info line naming @driver and the first thing
  *                           missing, and returns -ENODEV.
  *
- * A driver's module_init calls sm4_x86_check_cpu() first and returns its
- * error, so that loading on an unsuitable CPU fails cleanly.
+ *   struct sm4_x86_driver   what a driver file describes: its skcipher
+ *                           driver, module name for log lines, features,
+ *                           XSAVE components and an optional policy hook;
+ *   module_sm4_x86_driver(d)
+ *                           the module's init (CPU check, policy, then
+ *                           registration) and exit, so that loading on an
+ *                           unsuitable CPU fails cleanly with -ENODEV.
  */
 #ifndef _SM4_X86_GLUE_H
 #define _SM4_X86_GLUE_H
@@ -24,6 +29,7 @@
 #include <asm/cpufeature.h>
 #include <asm/fpu/api.h>
 #include <asm/fpu/xstate.h>
+#include <sm4/glue.h>
 
 /*
  * Requests below this many bytes (one block) go to the portable code:
@@ -36,13 +42,9 @@
  */
 #define SM4_X86_SCALAR_BELOW	(2 * SM4_BLOCK_SIZE)
 
-/* The bulk functions of sm4-gfni-avx2 (exported by that module). */
-struct sm4_mode_ops;
-extern const struct sm4_mode_ops *const sm4_gfni_avx2_mode_ops;
-
 /*
- * sm4-gfni-avx512 runs requests shorter than this on sm4-gfni-avx2's ymm
- * code: up to 16 blocks, one batch of two ymm register sets, zmm does
+ * sm4-gfni-avx512 runs requests shorter than this on its copy of
+ * sm4-gfni-avx2's ymm code (sm4-gfni-avx512-ymm.S): up to 16 blocks, one batch of two ymm register sets, zmm does
  * not pay for its entry work (key transform, tweak and counter set-up on
  * zmm) and its clock cost.  Not measured: this project's build host has
  * no GFNI (README, "zmm policy").
@@ -77,5 +79,43 @@ static inline int sm4_x86_check_cpu(const char *driver,
 	}
 	return 0;
 }
+
+struct sm4_x86_driver {
+	struct sm4_skcipher_driver skcipher;
+	const char *module;		/* "sm4-aesni-avx2": log lines */
+	const struct sm4_x86_feature *features;
+	unsigned int nfeatures;
+	u64 xfeatures;			/* XFEATURE_MASK_* the code uses */
+	/*
+	 * Optional, after the CPU checks passed: a policy that may still
+	 * decline the CPU (one log line and -ENODEV) or adjust .skcipher.
+	 */
+	int (*setup)(struct sm4_x86_driver *drv);
+};
+
+static inline int sm4_x86_driver_init(struct sm4_x86_driver *drv)
+{
+	int err;
+
+	err = sm4_x86_check_cpu(drv->module, drv->features, drv->nfeatures,
+				drv->xfeatures);
+	if (!err && drv->setup)
+		err = drv->setup(drv);
+	if (err)
+		return err;
+	return sm4_skcipher_register(&drv->skcipher);
+}
+
+#define module_sm4_x86_driver(drv)					\
+static int __init drv##_init(void)					\
+{									\
+	return sm4_x86_driver_init(&(drv));				\
+}									\
+static void __exit drv##_exit(void)					\
+{									\
+	sm4_skcipher_unregister(&(drv).skcipher);			\
+}									\
+module_init(drv##_init);						\
+module_exit(drv##_exit)
 
 #endif /* _SM4_X86_GLUE_H */

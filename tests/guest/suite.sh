@@ -270,7 +270,7 @@ LOADED=
 # that each loads exactly when the CPU supports it.
 load_project_modules()
 {
-	local tag=$1 m needs out
+	local tag=$1 m needs out lines
 
 	LOADED=
 	for m in $(project_modules); do
@@ -285,17 +285,36 @@ load_project_modules()
 				fail "$tag modprobe $m (${needs:-no CPU requirement})"
 			fi
 		else
+			lines=$(dmesg | wc -l)
 			if out=$(modprobe "$m" 2>&1); then
 				fail "$tag $m loaded although the CPU lacks one of: $needs"
 				LOADED="$LOADED $(modname "$m")"
-			elif echo "$out" | grep -q 'No such device'; then
-				pass "$tag $m refused with ENODEV (CPU lacks one of: $needs)"
-			else
+			elif ! echo "$out" | grep -q 'No such device'; then
 				echo "  | $out"
 				fail "$tag $m refused, but not with ENODEV"
+			elif ! refusal_logged "$m" "$lines"; then
+				fail "$tag $m refused with ENODEV, but not with exactly one log line of its own"
+			else
+				pass "$tag $m refused with ENODEV and one log line (CPU lacks one of: $needs)"
 			fi
 		fi
 	done
+}
+
+# refusal_logged MODULE LINES: the kernel log after its first LINES lines
+# holds exactly one "driver not loaded" line, and it is MODULE's (its
+# name without the -x86_64 suffix), not a dependency's.
+refusal_logged()
+{
+	local all own
+
+	all=$(dmesg | tail -n +"$(($2 + 1))" | grep 'driver not loaded')
+	own=$(echo "$all" | grep -cE "(^|\\] )${1%-x86_64}: ")
+	if [ "$(echo "$all" | grep -c .)" -eq 1 ] && [ "$own" -eq 1 ]; then
+		return 0
+	fi
+	echo "$all" | sed 's/^/  | /'
+	return 1
 }
 
 is_loaded()
