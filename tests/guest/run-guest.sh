@@ -18,8 +18,11 @@
 # Options:
 #   --cpu MODEL          QEMU CPU model (default max)
 #   --cases N            test-vector cases per mode for part 3 (10000)
-#   --parts LIST         parts to run, e.g. 1,2,5 (default 1,...,10; see
-#                        tests/guest/suite.sh)
+#   --parts LIST         parts to run, e.g. 1,2,5 (default 1,...,11; see
+#                        tests/guest/suite.sh; 11, the simulated
+#                        "distribution with SM4", also installs upstream's
+#                        own SM4 modules in kernel/, built here by
+#                        tests/lib/build-upstream-sm4.sh)
 #   --with-broken        also load tests/guest/kmod's sm4_broken_test.ko;
 #                        the run must then fail
 #   --broken-args ARGS   module parameters for it (e.g. corrupt_from=1)
@@ -52,7 +55,7 @@ set -uo pipefail
 ARCH=
 CPU=max
 CASES=10000
-PARTS=1,2,3,4,5,6,7,8,9,10
+PARTS=1,2,3,4,5,6,7,8,9,10,11
 BROKEN=0
 BROKEN_ARGS=
 KVER=
@@ -103,8 +106,8 @@ esac
 if [ $DEMO = 0 ]; then
 	for p in $(echo "$PARTS" | tr , ' '); do
 		case $p in
-		[1-9]|10) ;;
-		*) echo "unknown part '$p' in --parts $PARTS (parts are 1 to 10)" >&2; exit 2 ;;
+		[1-9]|1[01]) ;;
+		*) echo "unknown part '$p' in --parts $PARTS (parts are 1 to 11)" >&2; exit 2 ;;
 		esac
 	done
 fi
@@ -286,6 +289,20 @@ if [ -n "$MODULES_DIR" ]; then
 fi
 step_done "build modules"
 
+# Part 11: upstream's own SM4 modules for this kernel, built against the
+# same headers (a cached build when the abi stage or an earlier run made
+# it), to be installed where a distribution that enables SM4 has them.
+UPSTREAM=
+if want_part 11; then
+	step "building upstream's SM4 modules (part 11)"
+	UPSTREAM=$WORK/upstream
+	"$REPO_ROOT/tests/lib/build-upstream-sm4.sh" "$(readlink -f "$WORK/modules/kdir")" \
+		"$UPSTREAM" >"$WORK/upstream.log" 2>&1 ||
+		setup_fail "build upstream's SM4 modules (tests/lib/build-upstream-sm4.sh; see $WORK/upstream.log)"
+	pass "upstream's SM4 modules for part 11: $(cut -d' ' -f1 "$UPSTREAM/modules.list" | paste -sd' ') ($(head -n1 "$UPSTREAM/build.log" | grep -q '^upstream.*cached build' && echo cached || echo built))"
+	step_done "build upstream modules"
+fi
+
 step "fetching Debian's kernel image $KREL ($SUITE)"
 KROOT=$("$REPO_ROOT/tests/lib/fetch-kernel.sh" "$ARCH" "$SUITE" "$KVER") ||
 	setup_fail "fetch Debian kernel image $KREL from $SUITE"
@@ -343,6 +360,19 @@ KMODS_WANTED="virtio_pci virtio_blk virtio_console virtio_rng dm_mod dm_crypt
 	xts ecb cbc ctr cfb cts tcrypt af_alg algif_skcipher crypto_user ext4
 	crc32c_generic crc32c hmac sha512_generic sha512"
 [ "$ARCH" = x86_64 ] && KMODS_WANTED="$KMODS_WANTED crc32c_intel"
+# Part 11: what upstream's modules need from the kernel (crypto_simd,
+# cryptd, ...; upstream's own SM4 modules come from $UPSTREAM), and the
+# templates that serve what our sm4-ce does not register (cmac, xcbc,
+# ccm's cbcmac).
+if [ -n "$UPSTREAM" ]; then
+	for ko in "$UPSTREAM"/modules/*.ko; do
+		for m in $(modinfo -F depends "$ko" | tr , ' '); do
+			grep -q "^$m " "$UPSTREAM/modules.list" ||
+				KMODS_WANTED="$KMODS_WANTED $m"
+		done
+	done
+	KMODS_WANTED="$KMODS_WANTED cmac xcbc ccm"
+fi
 
 if [ ! -e "$KROOT/lib/modules/$KREL/modules.dep" ]; then
 	depmod -b "$KROOT" "$KREL" || setup_fail "depmod of the distro modules"
@@ -387,6 +417,15 @@ else
 	cp "$WORK"/modules/modules/*.ko "$MODS_STAGE/updates/"
 fi
 cp "$WORK"/modules/extra/*.ko "$STAGE/opt/sm4/kmod/" 2>/dev/null
+if [ -n "$UPSTREAM" ]; then
+	mkdir -p "$STAGE/opt/sm4/upstream"
+	while read -r m rel; do
+		mkdir -p "$MODS_STAGE/${rel%/*}"
+		cp "$UPSTREAM/modules/$m.ko" "$MODS_STAGE/$rel"
+	done <"$UPSTREAM/modules.list"
+	cp "$UPSTREAM/modules.list" "$STAGE/opt/sm4/upstream/"
+	install -m 644 "$REPO_ROOT/tests/guest/part-distro-sm4.sh" "$STAGE/part-distro-sm4.sh"
+fi
 [ -n "$TCRYPT_KO" ] && cp "$TCRYPT_KO" "$STAGE/opt/sm4/tcrypt/"
 depmod -b "$STAGE" "$KREL" || setup_fail "depmod of the staged modules"
 

@@ -16,6 +16,8 @@
 #  10 fscrypt: ext4 with a v2 policy, contents SM4-XTS and filenames
 #     SM4-CTS; files written, key removed, names and contents unreadable
 #     (the host checks the raw disk for plaintext)
+#  11 (first, nothing loaded yet) a distribution with SM4: upstream's
+#     own modules in kernel/, ours in updates/ (tests/guest/part-distro-sm4.sh)
 # Phase 2 (second boot on the same disks, nothing loaded by hand):
 #   5 reopen the LUKS2 volume and verify every file
 #   8 the modules were autoloaded through crypto API module requests and
@@ -204,11 +206,12 @@ crypto_table()
 	END { flush() }' /proc/crypto
 }
 
-# best_driver NAME: driver and module of the highest-priority algorithm
-# called NAME in /proc/crypto (what the crypto API hands out for NAME).
+# best_driver NAME [TABLE]: driver and module of the highest-priority
+# algorithm called NAME in /proc/crypto, or in TABLE (a saved
+# crypto_table): what the crypto API hands out for NAME.
 best_driver()
 {
-	crypto_table | awk -v n="$1" '
+	if [ -n "${2:-}" ]; then cat "$2"; else crypto_table; fi | awk -v n="$1" '
 	$1 == n && $8 != "yes" && $5 != "unknown" && ($4 + 0 > bp || bd == "") {
 		bp = $4 + 0; bd = $2; bm = $3
 	}
@@ -1311,6 +1314,10 @@ say "TIME: $ARCH boot $PHASE: kernel start to /init ${INIT_UPTIME:-?} s"
 echo "CPU: $(grep -m1 -E '^(flags|Features)' /proc/cpuinfo)"
 if [ "$PHASE" = 1 ]; then
 	FSCRYPT_DONE=0
+	if want_part 11; then
+		. /part-distro-sm4.sh
+		part11
+	fi
 	if [ -e "$RESTRICT" ]; then
 		part0
 	else

@@ -24,6 +24,12 @@
 # ("NAME RELPATH" per module: where a distribution installs it under
 # /lib/modules/KVER/, e.g. "sm4-ce kernel/arch/arm64/crypto/sm4-ce.ko";
 # the test module's RELPATH is "extra/..."), OUTDIR/build.log.
+#
+# The results are kept under $CACHE/upstream-sm4, keyed by a hash of
+# everything that goes into them (this script, the test module's source,
+# upstream's SM4 sources, the headers' configuration, Module.symvers and
+# release), so that the abi stage and the guest cells of one kernel build
+# them once; a cold cache only costs the build.
 
 set -euo pipefail
 . "$(dirname "$0")/common.sh"
@@ -47,6 +53,23 @@ fi
 SERIES=$(basename "$KDIR" | sed -n 's/^linux-headers-\([0-9]*\.[0-9]*\)[.-].*/\1/p')
 [ -n "$SERIES" ] || die "cannot tell the kernel series of $KDIR"
 UP=$(upstream_src "$SERIES")
+
+# The cached build of these exact inputs, if any.
+KEY=$( {
+	cat "$0" "$REPO_ROOT"/tests/guest/kmod-upstream/*
+	(cd "$UP" && find . -type f | LC_ALL=C sort | xargs cat)
+	cat "$KDIR/.config" "$KDIR/Module.symvers" \
+		"$KDIR/include/config/kernel.release" 2>/dev/null
+} | sha256sum | cut -c1-16)
+CACHED=$CACHE/upstream-sm4/$ARCH-$SERIES-$KEY
+if [ -e "$CACHED/.complete" ]; then
+	rm -rf "$OUTDIR/modules"
+	cp -a "$CACHED/modules" "$OUTDIR/"
+	cp "$CACHED/modules.list" "$OUTDIR/"
+	echo "upstream's $SERIES SM4 modules for $ARCH: cached build $CACHED" >"$OUTDIR/build.log"
+	cat "$OUTDIR/modules.list"
+	exit 0
+fi
 
 # The chroot KDIR lives in, if any.
 CHROOT=
@@ -156,4 +179,10 @@ if [ -n "$CHROOT" ]; then
 	rm -rf "$STAGE"
 	rmdir "${STAGE%/*}" 2>/dev/null || true
 fi
+# Kept for the next caller (one build per kernel and architecture).
+rm -rf "$CACHE/upstream-sm4/$ARCH-$SERIES"-*
+mkdir -p "$CACHED.tmp$$"
+cp -a "$OUTDIR/modules" "$OUTDIR/modules.list" "$CACHED.tmp$$/"
+touch "$CACHED.tmp$$/.complete"
+mv "$CACHED.tmp$$" "$CACHED"
 cat "$OUTDIR/modules.list"
