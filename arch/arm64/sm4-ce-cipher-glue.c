@@ -14,6 +14,7 @@
 #include <linux/cpufeature.h>
 #include <sm4/compat.h>
 #include <sm4/glue.h>
+#include "sm4_arm64_glue.h"
 #include "sm4-ce.h"
 
 /* The glue calls ->ecb with one block, inside a SIMD section. */
@@ -37,22 +38,9 @@ static struct sm4_skcipher_driver sm4_ce_cipher_driver = {
 	.expandkey	= sm4_ce_expandkey,
 };
 
-static int __init sm4_ce_cipher_init(void)
-{
-	if (!cpu_have_named_feature(SM4)) {
-		pr_info("sm4-ce-cipher: CPU lacks the SM4 instructions, driver not loaded\n");
-		return -ENODEV;
-	}
-	return sm4_skcipher_register(&sm4_ce_cipher_driver);
-}
-
-static void __exit sm4_ce_cipher_exit(void)
-{
-	sm4_skcipher_unregister(&sm4_ce_cipher_driver);
-}
-
-module_init(sm4_ce_cipher_init);
-module_exit(sm4_ce_cipher_exit);
+module_sm4_skcipher_driver(sm4_ce_cipher_driver,
+	sm4_arm64_check_cpu("sm4-ce-cipher", cpu_have_named_feature(SM4),
+			    "the SM4 instructions"));
 
 MODULE_DESCRIPTION("SM4 cipher, arm64 Crypto Extensions");
 MODULE_LICENSE("GPL");

@@ -18,6 +18,7 @@
 #include <crypto/algapi.h>
 #include <sm4/compat.h>
 #include <sm4/glue.h>
+#include "sm4_arm64_glue.h"
 #include "sm4-ce.h"
 
 SM4_DEFINE_MODE_OPS(sm4_ce_ops, sm4_ce_bulk);
@@ -43,22 +44,9 @@ static struct sm4_skcipher_driver sm4_ce_driver = {
 	.expandkey	= sm4_ce_expandkey,
 };
 
-static int __init sm4_ce_init(void)
-{
-	if (!cpu_have_named_feature(SM4)) {
-		pr_info("sm4-ce: CPU lacks the SM4 instructions, driver not loaded\n");
-		return -ENODEV;
-	}
-	return sm4_skcipher_register(&sm4_ce_driver);
-}
-
-static void __exit sm4_ce_exit(void)
-{
-	sm4_skcipher_unregister(&sm4_ce_driver);
-}
-
-module_init(sm4_ce_init);
-module_exit(sm4_ce_exit);
+module_sm4_skcipher_driver(sm4_ce_driver,
+	sm4_arm64_check_cpu("sm4-ce", cpu_have_named_feature(SM4),
+			    "the SM4 instructions"));
 
 MODULE_DESCRIPTION("SM4 ECB/CBC/CFB/CTR/XTS, arm64 Crypto Extensions");
 MODULE_LICENSE("GPL");

@@ -12,6 +12,7 @@
 #include <asm/cpufeature.h>
 #include <sm4/compat.h>
 #include <sm4/glue.h>
+#include "sm4_arm64_glue.h"
 
 SM4_DEFINE_MODE_OPS(sm4_neon_ops, sm4_neon);
 
@@ -24,20 +25,9 @@ static struct sm4_skcipher_driver sm4_neon_driver = {
 	.mode_mask	= SM4_ALL_MODES,
 };
 
-static int __init sm4_neon_init(void)
-{
-	if (!cpu_have_named_feature(ASIMD))
-		return -ENODEV;
-	return sm4_skcipher_register(&sm4_neon_driver);
-}
-
-static void __exit sm4_neon_exit(void)
-{
-	sm4_skcipher_unregister(&sm4_neon_driver);
-}
-
-module_init(sm4_neon_init);
-module_exit(sm4_neon_exit);
+module_sm4_skcipher_driver(sm4_neon_driver,
+	sm4_arm64_check_cpu("sm4-neon", cpu_have_named_feature(ASIMD),
+			    "Advanced SIMD"));
 
 MODULE_DESCRIPTION("SM4 ECB/CBC/CFB/CTR/XTS, arm64 NEON");
 MODULE_LICENSE("GPL");

@@ -14,6 +14,8 @@
 #ifndef _SM4_CRYPTO_GLUE_H
 #define _SM4_CRYPTO_GLUE_H
 
+#include <linux/init.h>
+#include <linux/module.h>
 #include <crypto/algapi.h>
 #include <crypto/skcipher.h>
 #include <sm4/modes.h>
@@ -98,5 +100,26 @@ struct sm4_skcipher_driver {
 
 int sm4_skcipher_register(struct sm4_skcipher_driver *drv);
 void sm4_skcipher_unregister(struct sm4_skcipher_driver *drv);
+
+/*
+ * module_sm4_skcipher_driver(drv, cpu_check): the init and exit functions
+ * of a module that registers one driver @drv.  Init evaluates @cpu_check
+ * (0, or an error such as -ENODEV after its one log line, when the CPU or
+ * OS cannot run @drv) and registers @drv if it is 0; exit unregisters it.
+ */
+#define module_sm4_skcipher_driver(drv, cpu_check)			\
+static int __init drv##_init(void)					\
+{									\
+	int err = (cpu_check);						\
+									\
+	return err ? err : sm4_skcipher_register(&(drv));		\
+}									\
+module_init(drv##_init);						\
+									\
+static void __exit drv##_exit(void)					\
+{									\
+	sm4_skcipher_unregister(&(drv));				\
+}									\
+module_exit(drv##_exit)
 
 #endif /* _SM4_CRYPTO_GLUE_H */
