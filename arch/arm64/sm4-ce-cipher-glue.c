@@ -38,7 +38,7 @@ static struct sm4_skcipher_driver sm4_ce_cipher_driver = {
 	.expandkey	= sm4_ce_expandkey,
 };
 
-module_sm4_skcipher_driver(sm4_ce_cipher_driver,
+module_sm4_driver(sm4_ce_cipher_driver, sm4_ce_cipher_driver,
 	sm4_arm64_check_cpu("sm4-ce-cipher", cpu_have_named_feature(SM4),
 			    "the SM4 instructions"));
 

@@ -44,7 +44,7 @@ static struct sm4_skcipher_driver sm4_ce_driver = {
 	.expandkey	= sm4_ce_expandkey,
 };
 
-module_sm4_skcipher_driver(sm4_ce_driver,
+module_sm4_driver(sm4_ce_driver, sm4_ce_driver,
 	sm4_arm64_check_cpu("sm4-ce", cpu_have_named_feature(SM4),
 			    "the SM4 instructions"));
 

@@ -25,7 +25,7 @@ static struct sm4_skcipher_driver sm4_neon_driver = {
 	.mode_mask	= SM4_ALL_MODES,
 };
 
-module_sm4_skcipher_driver(sm4_neon_driver,
+module_sm4_driver(sm4_neon_driver, sm4_neon_driver,
 	sm4_arm64_check_cpu("sm4-neon", cpu_have_named_feature(ASIMD),
 			    "Advanced SIMD"));
 

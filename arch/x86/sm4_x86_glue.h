@@ -93,7 +93,8 @@ struct sm4_x86_driver {
 	int (*setup)(struct sm4_x86_driver *drv);
 };
 
-static inline int sm4_x86_driver_init(struct sm4_x86_driver *drv)
+/* The CPU checks, then the driver's policy if it has one. */
+static inline int sm4_x86_driver_check(struct sm4_x86_driver *drv)
 {
 	int err;
 
@@ -101,21 +102,10 @@ static inline int sm4_x86_driver_init(struct sm4_x86_driver *drv)
 				drv->xfeatures);
 	if (!err && drv->setup)
 		err = drv->setup(drv);
-	if (err)
-		return err;
-	return sm4_skcipher_register(&drv->skcipher);
+	return err;
 }
 
 #define module_sm4_x86_driver(drv)					\
-static int __init drv##_init(void)					\
-{									\
-	return sm4_x86_driver_init(&(drv));				\
-}									\
-static void __exit drv##_exit(void)					\
-{									\
-	sm4_skcipher_unregister(&(drv).skcipher);			\
-}									\
-module_init(drv##_init);						\
-module_exit(drv##_exit)
+	module_sm4_driver(drv, (drv).skcipher, sm4_x86_driver_check(&(drv)))
 
 #endif /* _SM4_X86_GLUE_H */

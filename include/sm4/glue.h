@@ -102,24 +102,25 @@ int sm4_skcipher_register(struct sm4_skcipher_driver *drv);
 void sm4_skcipher_unregister(struct sm4_skcipher_driver *drv);
 
 /*
- * module_sm4_skcipher_driver(drv, cpu_check): the init and exit functions
- * of a module that registers one driver @drv.  Init evaluates @cpu_check
- * (0, or an error such as -ENODEV after its one log line, when the CPU or
- * OS cannot run @drv) and registers @drv if it is 0; exit unregisters it.
+ * module_sm4_driver(id, drv, cpu_check): the init and exit functions
+ * (id##_init, id##_exit) of a module that registers the one struct
+ * sm4_skcipher_driver @drv.  Init evaluates @cpu_check (0, or an error
+ * such as -ENODEV after its one log line when the CPU or OS cannot run
+ * @drv) and registers @drv if it is 0; exit unregisters it.
  */
-#define module_sm4_skcipher_driver(drv, cpu_check)			\
-static int __init drv##_init(void)					\
+#define module_sm4_driver(id, drv, cpu_check)				\
+static int __init id##_init(void)					\
 {									\
 	int err = (cpu_check);						\
 									\
 	return err ? err : sm4_skcipher_register(&(drv));		\
 }									\
-module_init(drv##_init);						\
+module_init(id##_init);							\
 									\
-static void __exit drv##_exit(void)					\
+static void __exit id##_exit(void)					\
 {									\
 	sm4_skcipher_unregister(&(drv));				\
 }									\
-module_exit(drv##_exit)
+module_exit(id##_exit)
 
 #endif /* _SM4_CRYPTO_GLUE_H */
