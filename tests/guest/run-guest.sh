@@ -535,7 +535,7 @@ phase_parts()
 	[ $DEMO = 1 ] && return 0
 	for p in $(echo "$PARTS" | tr , ' '); do
 		case $1:$p in
-		1:8|2:[1234679]) ;;
+		1:8|2:[1234679]|2:11) ;;
 		*) echo "$p" ;;
 		esac
 	done
