@@ -216,7 +216,7 @@ part11()
 	# driver name another has already registered fails with EEXIST.
 	nodev=
 	n=0
-	for name in $(project_modules) $(cut -d' ' -f1 "$DISTRO_LIST"); do
+	for name in $({ project_modules; cut -d' ' -f1 "$DISTRO_LIST"; } | awk '!seen[$0]++'); do
 		is_loaded "$name" && continue
 		if modprobe "$name" >/tmp/distro.out 2>&1; then
 			:
