@@ -1,0 +1,70 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * SM4 ecb/cbc/cfb/ctr/xts with Intel's SM4 instructions on ymm
+ * (VSM4RNDS4, VSM4KEY4; 16 blocks in parallel): driver names
+ * "<mode>-sm4-sm4ni-avx2", priority 650, above every other x86 driver.
+ * The bulk functions and the key expansion are in sm4-ni-avx2-asm_64.S;
+ * requests are handled by the shared glue (include/sm4/glue.h) in
+ * sm4_generic.ko.  Not run on silicon: verified under an instruction
+ * emulator only (README, "SM4 instructions").
+ */
+
+#include <linux/module.h>
+#include <linux/kernel.h>
+#include <sm4/compat.h>
+#include <sm4/glue.h>
+#include "sm4_x86_glue.h"
+#include "sm4-ni.h"
+
+SM4_DEFINE_MODE_OPS(sm4_ni_avx2_ops, sm4_ni_avx2);
+
+static struct sm4_skcipher_driver sm4_ni_avx2_driver = {
+	.name		= "sm4ni-avx2",
+	.priority	= 650,
+	.owner		= THIS_MODULE,
+	.ops		= &sm4_ni_avx2_ops,
+	.uses_simd	= true,
+	.scalar_below	= SM4_X86_SCALAR_BELOW,
+	.expandkey	= sm4_ni_expandkey,
+	.mode_mask	= SM4_ALL_MODES,
+};
+
+/*
+ * Everything the assembly executes besides the SM4 instructions
+ * (sm4_x86_has_sm4ni()): VEX.256 encodings (AVX, with the ymm state
+ * enabled by the OS), 256-bit integer operations and broadcasts (AVX2).
+ */
+static const struct sm4_x86_feature sm4_ni_avx2_features[] = {
+	SM4_X86_FEATURE(AVX),
+	SM4_X86_FEATURE(AVX2),
+	SM4_X86_FEATURE(OSXSAVE),
+};
+
+static int __init sm4_ni_avx2_init(void)
+{
+	int err;
+
+	if (!sm4_x86_has_sm4ni()) {
+		pr_info("sm4-ni: CPU feature SM4 missing, driver not loaded\n");
+		return -ENODEV;
+	}
+	err = sm4_x86_check_cpu("sm4-ni", sm4_ni_avx2_features,
+				ARRAY_SIZE(sm4_ni_avx2_features),
+				XFEATURE_MASK_SSE | XFEATURE_MASK_YMM);
+	if (err)
+		return err;
+	return sm4_skcipher_register(&sm4_ni_avx2_driver);
+}
+
+static void __exit sm4_ni_avx2_exit(void)
+{
+	sm4_skcipher_unregister(&sm4_ni_avx2_driver);
+}
+
+module_init(sm4_ni_avx2_init);
+module_exit(sm4_ni_avx2_exit);
+
+MODULE_DESCRIPTION("SM4 ECB/CBC/CFB/CTR/XTS, Intel SM4 instructions (AVX2)");
+MODULE_LICENSE("GPL");
+MODULE_VERSION(SM4_CRYPTO_VERSION);
+MODULE_ALIAS_SM4_SKCIPHERS("sm4ni-avx2");
