@@ -12,27 +12,15 @@
 #include <linux/module.h>
 #include <linux/kernel.h>
 #include <sm4/compat.h>
-#include <sm4/glue.h>
 #include "sm4_x86_glue.h"
 #include "sm4-ni.h"
 
 SM4_DEFINE_MODE_OPS(sm4_ni_avx2_ops, sm4_ni_avx2);
 
-static struct sm4_skcipher_driver sm4_ni_avx2_driver = {
-	.name		= "sm4ni-avx2",
-	.priority	= 650,
-	.owner		= THIS_MODULE,
-	.ops		= &sm4_ni_avx2_ops,
-	.uses_simd	= true,
-	.scalar_below	= SM4_X86_SCALAR_BELOW,
-	.expandkey	= sm4_ni_expandkey,
-	.mode_mask	= SM4_ALL_MODES,
-};
-
 /*
- * Everything the assembly executes besides the SM4 instructions
- * (sm4_x86_has_sm4ni()): VEX.256 encodings (AVX, with the ymm state
- * enabled by the OS), 256-bit integer operations and broadcasts (AVX2).
+ * Everything the assembly executes besides the SM4 instructions:
+ * VEX.256 encodings (AVX, with the ymm state enabled by the OS), 256-bit
+ * integer operations and broadcasts (AVX2).
  */
 static const struct sm4_x86_feature sm4_ni_avx2_features[] = {
 	SM4_X86_FEATURE(AVX),
@@ -40,29 +28,38 @@ static const struct sm4_x86_feature sm4_ni_avx2_features[] = {
 	SM4_X86_FEATURE(OSXSAVE),
 };
 
-static int __init sm4_ni_avx2_init(void)
+/*
+ * The SM4 instructions themselves: not in sm4_ni_avx2_features, as 6.1
+ * and 6.12 have no X86_FEATURE_SM4 (sm4_x86_has_sm4ni(), compat.h).
+ */
+static int sm4_ni_avx2_setup(struct sm4_x86_driver *drv)
 {
-	int err;
-
 	if (!sm4_x86_has_sm4ni()) {
-		pr_info("sm4-ni: CPU feature SM4 missing, driver not loaded\n");
+		pr_info("%s: CPU feature SM4 missing, driver not loaded\n",
+			drv->module);
 		return -ENODEV;
 	}
-	err = sm4_x86_check_cpu("sm4-ni", sm4_ni_avx2_features,
-				ARRAY_SIZE(sm4_ni_avx2_features),
-				XFEATURE_MASK_SSE | XFEATURE_MASK_YMM);
-	if (err)
-		return err;
-	return sm4_skcipher_register(&sm4_ni_avx2_driver);
+	return 0;
 }
 
-static void __exit sm4_ni_avx2_exit(void)
-{
-	sm4_skcipher_unregister(&sm4_ni_avx2_driver);
-}
-
-module_init(sm4_ni_avx2_init);
-module_exit(sm4_ni_avx2_exit);
+static struct sm4_x86_driver sm4_ni_avx2_drv = {
+	.skcipher = {
+		.name		= "sm4ni-avx2",
+		.priority	= 650,
+		.owner		= THIS_MODULE,
+		.ops		= &sm4_ni_avx2_ops,
+		.uses_simd	= true,
+		.scalar_below	= SM4_X86_SCALAR_BELOW,
+		.expandkey	= sm4_ni_expandkey,
+		.mode_mask	= SM4_ALL_MODES,
+	},
+	.module		= "sm4-ni",
+	.features	= sm4_ni_avx2_features,
+	.nfeatures	= ARRAY_SIZE(sm4_ni_avx2_features),
+	.xfeatures	= XFEATURE_MASK_SSE | XFEATURE_MASK_YMM,
+	.setup		= sm4_ni_avx2_setup,
+};
+module_sm4_x86_driver(sm4_ni_avx2_drv);
 
 MODULE_DESCRIPTION("SM4 ECB/CBC/CFB/CTR/XTS, Intel SM4 instructions (AVX2)");
 MODULE_LICENSE("GPL");
