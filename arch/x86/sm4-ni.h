@@ -33,8 +33,8 @@
  */
 .macro SM4NI_VEX pp, l, rm, v, reg
 	.byte	0xc4
-	.byte	((((\reg) >> 3) ^ 1) << 7) | 0x40 | ((((\rm) >> 3) ^ 1) << 5) | 0x02
-	.byte	((~(\v) & 15) << 3) | ((\l) << 2) | (\pp)
+	.byte	0x42 | ((((\reg) >> 3) ^ 1) << 7) | ((((\rm) >> 3) ^ 1) << 5)
+	.byte	\pp | ((~(\v) & 15) << 3) | ((\l) << 2)
 	.byte	0xda
 	.byte	0xc0 | (((\reg) & 7) << 3) | ((\rm) & 7)
 .endm
