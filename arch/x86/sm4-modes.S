@@ -4,7 +4,8 @@
  * a plain serial CBC/CFB encryption loop), written once as assembler
  * macros over a block core and instantiated per register width (xmm:
  * one block per unit, ymm: two).  Included by sm4-aesni-modes.S (cores
- * with AES-NI) and sm4-gfni-avx2-asm_64.S (cores with VEX-encoded GFNI).
+ * with AES-NI), sm4-gfni-avx2-asm_64.S (cores with VEX-encoded GFNI) and
+ * sm4-ni-avx2-asm_64.S (cores with Intel's SM4 instructions).
  *
  * The including file provides, before the first function body:
  *   SM4_ONE_BLOCK mode	macro at the top of each parallel mode function
@@ -12,7 +13,8 @@
  *			1-block call itself and return (or be empty);
  *   SM4_PREP_KEYS	macro: the 128 bytes of per-call round keys at %r9
  *			from the schedule at %rdi, in the core's own form
- *			(may clobber vector registers 8-12);
+ *			(may clobber vector registers 8-12; empty if the
+ *			core reads the schedule at %rdi as it is);
  *   sm4_core_<v>_<sets> local functions (v = xmm, ymm; sets = 1, 2):
  *			encrypt the units in vector registers 0-3 (one
  *			set) or 0-7 (two sets) in place with the keys at

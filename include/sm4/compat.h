@@ -71,6 +71,32 @@ static inline bool sm4_x86_prefer_ymm(void)
 	}
 }
 #endif
+
+/*
+ * Intel's SM4 instructions: CPUID.(EAX=7,ECX=1):EAX[2].  Kernels with
+ * X86_FEATURE_SM4 (7.x; absent from 6.1 and 6.12) have the bit in
+ * boot_cpu_data (and clear it with AVX); elsewhere CPUID is read
+ * directly, after checking that leaf 7 and its subleaf 1 exist.
+ */
+#ifdef X86_FEATURE_SM4
+static inline bool sm4_x86_has_sm4ni(void)
+{
+	return boot_cpu_has(X86_FEATURE_SM4);
+}
+#else
+static inline bool sm4_x86_has_sm4ni(void)
+{
+	unsigned int eax, ebx, ecx, edx;
+
+	if (boot_cpu_data.cpuid_level < 7)
+		return false;
+	cpuid_count(7, 0, &eax, &ebx, &ecx, &edx);
+	if (eax < 1)
+		return false;
+	cpuid_count(7, 1, &eax, &ebx, &ecx, &edx);
+	return eax & BIT(2);
+}
+#endif
 #elif defined(CONFIG_ARM64)
 #include <asm/neon.h>
 #if LINUX_VERSION_CODE >= KERNEL_VERSION(6, 19, 0)

@@ -5,9 +5,12 @@
  *
  *   sm4-test [--cases N] [--seed S] [--vectors FILE] [--impl NAME]
  *            [--with-broken[=bitflip|overrun|srcwrite]] [--emulate-gfni]
+ *            [--emulate-sm4ni]
  *
  * --emulate-gfni (x86-64): emulate the VEX GFNI instructions on a CPU
  * without GFNI (tests/unit/gfni_emu.c), so that gfni-avx2 runs there.
+ * --emulate-sm4ni (x86-64): likewise Intel's SM4 instructions
+ * (tests/unit/sm4ni_emu.c), so that sm4ni-avx2 runs there.
  *
  * Suites:
  *   kat       GB/T 32907-2016 examples, published mode vectors;
@@ -41,6 +44,7 @@
 #include "memwatch.h"
 #if defined(__x86_64__)
 #include "gfni_emu.h"
+#include "sm4ni_emu.h"
 #endif
 #include "sm4-vectors.h"
 
@@ -983,11 +987,15 @@ int main(int argc, char **argv)
 				return 1;
 			else
 				printf("NOTE: GFNI instructions emulated (SIGILL handler, tests/unit/gfni_emu.c)\n");
+		} else if (!strcmp(argv[i], "--emulate-sm4ni")) {
+			if (sm4_ni_emu_install())
+				return 1;
+			printf("NOTE: SM4 instructions emulated (SIGILL handler, tests/unit/sm4ni_emu.c; on a CPU with them, the CPU runs them)\n");
 		}
 #endif
 		else {
 usage:
-			fprintf(stderr, "usage: %s [--cases N] [--seed S] [--vectors FILE] [--impl NAME] [--with-broken[=bitflip|overrun|srcwrite]] [--emulate-gfni]\n",
+			fprintf(stderr, "usage: %s [--cases N] [--seed S] [--vectors FILE] [--impl NAME] [--with-broken[=bitflip|overrun|srcwrite]] [--emulate-gfni] [--emulate-sm4ni]\n",
 				argv[0]);
 			return 2;
 		}
@@ -1025,6 +1033,9 @@ usage:
 	if (sm4_gfni_emu_active)
 		printf("NOTE: %lu GFNI instructions emulated\n",
 		       sm4_gfni_emu_count);
+	if (sm4_ni_emu_active)
+		printf("NOTE: %lu SM4 instructions emulated\n",
+		       sm4_ni_emu_count);
 #endif
 	report(!n_overruns && !n_src_changed && !n_faults,
 	       "guard: %lu of %lu requests wrote outside their output buffer, %lu of %lu out-of-place requests modified their source, %lu faulted%s%s",

@@ -1,0 +1,82 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * Intel's SM4 instructions (CPUID.(EAX=7,ECX=1):EAX[2]), used by
+ * sm4-ni-avx2-asm_64.S:
+ *
+ *   VSM4RNDS4 (VEX.F2.0F38.W0 DA /r): four SM4 rounds on each 128-bit
+ *	lane; the source register holds X0..X3 in dwords 0..3, the
+ *	key operand rk0..rk3, the result X4..X7.
+ *   VSM4KEY4 (VEX.F3.0F38.W0 DA /r): four rounds of the key schedule,
+ *	K0..K3 and CK0..CK3 in, rk0..rk3 (K4..K7) out.
+ *
+ * Assembler: binutils learnt the mnemonics in 2.42; Debian 12's 2.40
+ * (the toolchain of its 6.1 kernel) does not know them, so they are
+ * emitted as bytes, by the same macro on every toolchain.
+ * tools/check-sm4ni-insn.sh assembles every register combination both
+ * ways with a binutils that knows them and compares the bytes and the
+ * disassembly.
+ *
+ * C side: the key expansion in sm4-ni-avx2-asm_64.S and the
+ * struct sm4_skcipher_driver.expandkey over it (also used by the
+ * userspace harness).
+ */
+#ifndef _SM4_X86_NI_H
+#define _SM4_X86_NI_H
+
+#ifdef __ASSEMBLY__
+
+/*
+ * SM4NI_VEX pp, l, rm, v, reg: a register-only VEX3 instruction of map
+ * 0F38, W0, opcode DA: ModRM.reg = \reg (destination), VEX.vvvv = \v
+ * (first source), ModRM.rm = \rm (second source), register numbers
+ * 0..15; \l = 0 for xmm, 1 for ymm; \pp = 2 (F3) or 3 (F2).
+ */
+.macro SM4NI_VEX pp, l, rm, v, reg
+	.byte	0xc4
+	.byte	0x42 | ((((\reg) >> 3) ^ 1) << 7) | ((((\rm) >> 3) ^ 1) << 5)
+	.byte	\pp | ((~(\v) & 15) << 3) | ((\l) << 2)
+	.byte	0xda
+	.byte	0xc0 | (((\reg) & 7) << 3) | ((\rm) & 7)
+.endm
+
+/*
+ * AT&T operand order, as the mnemonics: "sm4ni_rnds4 1, 8, 0, 0" is
+ * vsm4rnds4 %ymm8, %ymm0, %ymm0 (the keys in ymm8, the state in ymm0).
+ */
+.macro sm4ni_rnds4 l, src2, src1, dst
+	SM4NI_VEX 3, \l, \src2, \src1, \dst
+.endm
+
+.macro sm4ni_key4 l, src2, src1, dst
+	SM4NI_VEX 2, \l, \src2, \src1, \dst
+.endm
+
+#else /* !__ASSEMBLY__ */
+
+#include <linux/errno.h>
+#include <sm4/sm4.h>
+
+#ifndef asmlinkage
+#define asmlinkage
+#endif
+
+/*
+ * Both schedules of @key, as sm4_expandkey() makes them, from the FK and
+ * CK constants: rkey_dec is rkey_enc reversed.
+ */
+asmlinkage void sm4_ni_expand_key(const u8 *key, u32 *rkey_enc,
+				  u32 *rkey_dec, const u32 *fk, const u32 *ck);
+
+/* struct sm4_skcipher_driver.expandkey of sm4-ni-x86_64. */
+static inline int sm4_ni_expandkey(struct sm4_ctx *ctx, const u8 *key,
+				   unsigned int key_len)
+{
+	if (key_len != SM4_KEY_SIZE)
+		return -EINVAL;
+	sm4_ni_expand_key(key, ctx->rkey_enc, ctx->rkey_dec,
+			  crypto_sm4_fk, crypto_sm4_ck);
+	return 0;
+}
+
+#endif /* __ASSEMBLY__ */
+#endif /* _SM4_X86_NI_H */
