@@ -16,6 +16,7 @@
 #  10 fscrypt: ext4 with a v2 policy, contents SM4-XTS and filenames
 #     SM4-CTS; files written, key removed, names and contents unreadable
 #     (the host checks the raw disk for plaintext)
+#  11 kernel TLS 1.3 SM4-GCM/CCM and IPsec ESP (tests/guest/part-net.sh)
 # Phase 2 (second boot on the same disks, nothing loaded by hand):
 #   5 reopen the LUKS2 volume and verify every file
 #   8 the modules were autoloaded through crypto API module requests and
@@ -1304,6 +1305,7 @@ part9()
 
 # tests/guest/demo.sh sources this file for its helper functions.
 [ "${SM4_SUITE_LIB:-0}" = 1 ] && return 0
+[ -e /part-net.sh ] && . /part-net.sh
 
 SUITE_T0=$(uptime_s)
 TAINT0=$(cat /proc/sys/kernel/tainted)
@@ -1329,6 +1331,7 @@ if [ "$PHASE" = 1 ]; then
 	want_part 6 && part6
 	want_part 7 && part7
 	want_part 9 && part9
+	want_part 11 && part11
 else
 	if want_part 5 || want_part 8 || want_part 10; then
 		lsmod | grep -q '^sm4' &&
