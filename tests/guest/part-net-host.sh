@@ -2,7 +2,7 @@
 #
 # Host side of part 11 (tests/guest/part-net.sh), sourced by run-guest.sh.
 #
-# net_prepare: the AEAD/MAC vectors (gen-vectors --aead, 60 per
+# net_prepare: the AEAD/MAC vectors (gen-vectors --aead, 40 per
 # algorithm); builds tests/guest/net-oracle (libgcrypt), computes the
 # TLS 1.3 records of both SM4 suites for keys derived from the seed,
 # draws the ESP keys and stages them, sm4-net and the part under
@@ -23,7 +23,7 @@ net_prepare()
 	gcc -O2 -Wall -I"$REPO_ROOT/tests/common" -o "$WORK/net-oracle" \
 		"$REPO_ROOT/tests/guest/net-oracle.c" -lgcrypt ||
 		setup_fail "build tests/guest/net-oracle"
-	"$WORK/gen-vectors" --aead "$dir/aead.bin" 60 "$SEED" ||
+	"$WORK/gen-vectors" --aead "$dir/aead.bin" 40 "$SEED" ||
 		setup_fail "gen-vectors --aead"
 	: >"$dir/tls.keys"
 	for c in gcm ccm; do
