@@ -278,7 +278,7 @@ static int cmd_esp(int argc, char **argv)
 		return 1;
 	}
 	if (!markers) {
-		printf("FAIL: esp: no UDP datagram among the %d captured ESP packets\n", total);
+		printf("FAIL: esp: no UDP datagram carrying the marker among the %d captured ESP packets\n", total);
 		bad++;
 	}
 	if (bad)
