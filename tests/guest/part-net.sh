@@ -26,7 +26,7 @@ NET=/opt/sm4/net
 NETTOOL=/usr/local/bin/sm4-net
 NET_A=10.213.0.1
 NET_B=10.213.0.2
-NET_PINGS=5
+NET_PINGS=3
 NET_DGRAMS=3
 
 # iproute2's ip (busybox's shell would run its own ip applet, which has
