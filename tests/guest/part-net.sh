@@ -173,6 +173,8 @@ net_udp()
 {
 	local tag=$1 rpid
 
+	# A fresh file: READY must come from this receiver.
+	rm -f /tmp/udp.out
 	nsx "$3" "$NETTOOL" udp-recv 5514 $NET_DGRAMS 10 "$NET_MARKER" >/tmp/udp.out 2>&1 &
 	rpid=$!
 	await_ready /tmp/udp.out
@@ -197,6 +199,7 @@ net_traffic()
 	local tag=$1 cpid want=$((2 * NET_PINGS + NET_DGRAMS)) ca cb rpid i
 
 	if [ "$2" = 1 ]; then
+		rm -f /tmp/esp.cap
 		nsx sm4b "$NETTOOL" capture sm4vb $((2 * want)) 30 >/tmp/esp.cap 2>&1 &
 		cpid=$!
 		i=0
@@ -227,6 +230,7 @@ net_traffic()
 	else
 		fail "part11 ipsec $tag: SA counters (SPI packets failed) sm4a: $ca sm4b: $cb; expected $want packets per SA, 0 failed, at both ends"
 	fi
+	rm -f /tmp/tcp.out
 	nsx sm4b "$NETTOOL" tcp-recv 5515 65536 30 >/tmp/tcp.out 2>&1 &
 	rpid=$!
 	await_ready /tmp/tcp.out
