@@ -196,7 +196,7 @@ ns_addr()
 # TCP stream A -> B, counted the same at both ends.
 net_traffic()
 {
-	local tag=$1 cpid want=$((2 * NET_PINGS + NET_DGRAMS)) ca cb rpid i
+	local tag=$1 cpid want=$((2 * NET_PINGS + NET_DGRAMS)) ca cb rpid i t
 
 	if [ "$2" = 1 ]; then
 		rm -f /tmp/esp.cap
@@ -208,6 +208,7 @@ net_traffic()
 			i=$((i + 1))
 		done
 	fi
+	t=$(uptime_s)
 	if net_ping sm4a $NET_B && net_ping sm4b $NET_A; then
 		pass "part11 ipsec $tag: ping -c $NET_PINGS both ways, every reply back [$ALG_NAME: $(served "$ALG_NAME")]"
 	else
@@ -230,6 +231,8 @@ net_traffic()
 	else
 		fail "part11 ipsec $tag: SA counters (SPI packets failed) sm4a: $ca sm4b: $cb; expected $want packets per SA, 0 failed, at both ends"
 	fi
+	say "TIME: $ARCH part11 ipsec $tag ping, UDP, counters $(elapsed "$t") s"
+	t=$(uptime_s)
 	rm -f /tmp/tcp.out
 	nsx sm4b "$NETTOOL" tcp-recv 5515 65536 30 >/tmp/tcp.out 2>&1 &
 	rpid=$!
@@ -247,20 +250,23 @@ net_traffic()
 	else
 		fail "part11 ipsec $tag: after the TCP stream the SA counters differ, did not grow or failed: sm4a: $ca sm4b: $cb"
 	fi
+	say "TIME: $ARCH part11 ipsec $tag TCP $(elapsed "$t") s"
 }
 
 net_ipsec()
 {
-	local out
+	local out t
 
 	if ! out=$(ip xfrm state list 2>&1); then
 		skip "part11 ipsec" "no ip (iproute2) or no xfrm in this guest: $(echo "$out" | head -n1)"
 		return
 	fi
+	t=$(uptime_s)
 	if ! check "part11 ipsec: namespaces sm4a/sm4b joined by veth" net_topology ||
 			! check "part11 ipsec: xfrm policies both ways" xfrm_policies; then
 		return
 	fi
+	say "TIME: $ARCH part11 ipsec setup (namespaces, veth, policies) $(elapsed "$t") s"
 	ALG_NAME="authenc(hmac(sha256),cbc(sm4))"
 	if out=$(xfrm_add "enc cbc(sm4) 0x$NET_ENC_AB auth-trunc hmac(sha256) 0x$NET_AUTH_AB 128" \
 			"enc cbc(sm4) 0x$NET_ENC_BA auth-trunc hmac(sha256) 0x$NET_AUTH_BA 128" 2>&1); then
