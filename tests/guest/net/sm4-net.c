@@ -110,8 +110,8 @@ static uint8_t *read_file(const char *path, size_t *len)
 
 	if (!f)
 		return NULL;
-	if (fseek(f, 0, SEEK_END) == 0 && (n = ftell(f)) >= 0 &&
-	    fseek(f, 0, SEEK_SET) == 0) {
+	n = fseek(f, 0, SEEK_END) ? -1 : ftell(f);
+	if (n >= 0 && fseek(f, 0, SEEK_SET) == 0) {
 		p = malloc(n ? n : 1);
 		if (p && fread(p, 1, n, f) != (size_t)n) {
 			free(p);
@@ -654,7 +654,8 @@ static int cmd_tcp(bool send_side, int argc, char **argv)
 		return 0;
 	}
 	end = time(NULL) + atoi(argv[2]);
-	if (!wait_readable(fd, end) || (c = accept(fd, NULL, NULL)) < 0) {
+	c = wait_readable(fd, end) ? accept(fd, NULL, NULL) : -1;
+	if (c < 0) {
 		result("FAIL", "tcp: no connection within %s s", argv[2]);
 		return 1;
 	}
