@@ -59,6 +59,7 @@
 #include <linux/if_packet.h>
 #include <linux/tls.h>
 #include <sys/socket.h>
+#include <sys/time.h>
 #include <sys/wait.h>
 
 #ifndef SOL_TLS
@@ -149,6 +150,7 @@ struct tls_case {
 static int tcp_pair(int fd[2])
 {
 	struct sockaddr_in a = { .sin_family = AF_INET };
+	struct timeval tmo = { .tv_sec = 20 };
 	socklen_t alen = sizeof(a);
 	int l, one = 1;
 
@@ -164,6 +166,9 @@ static int tcp_pair(int fd[2])
 	if (fd[1] < 0)
 		goto err;
 	setsockopt(fd[0], IPPROTO_TCP, TCP_NODELAY, &one, sizeof(one));
+	/* Bounded: a stuck stream fails (EAGAIN) instead of hanging. */
+	setsockopt(fd[0], SOL_SOCKET, SO_SNDTIMEO, &tmo, sizeof(tmo));
+	setsockopt(fd[1], SOL_SOCKET, SO_RCVTIMEO, &tmo, sizeof(tmo));
 	close(l);
 	return 0;
 err:
@@ -558,8 +563,13 @@ static int inet_socket(int type, const char *addr, const char *port,
 			goto err;
 		printf("READY\n");
 		fflush(stdout);
-	} else if (connect(fd, (struct sockaddr *)&a, sizeof(a))) {
-		goto err;
+	} else {
+		/* Bounded: a sender whose packets are lost must not hang. */
+		struct timeval tmo = { .tv_sec = 20 };
+
+		setsockopt(fd, SOL_SOCKET, SO_SNDTIMEO, &tmo, sizeof(tmo));
+		if (connect(fd, (struct sockaddr *)&a, sizeof(a)))
+			goto err;
 	}
 	return fd;
 err:
