@@ -3,6 +3,15 @@
  * gen-vectors: write SM4 test vectors computed by libgcrypt.
  *
  *   gen-vectors OUT CASES_PER_MODE [SEED [MAX_LEN]]
+ *   gen-vectors --aead OUT CASES_PER_KIND [SEED]
+ *
+ * The second form writes AEAD and MAC vectors (sm4-aead-vectors.h):
+ * gcm(sm4), ccm(sm4), rfc4106(gcm(sm4)), cmac(sm4), xcbc(sm4) and
+ * cbcmac(sm4), AAD and text of 0..4 KiB (the small lengths first), every
+ * tag length the kernel's gcm/ccm take.  libgcrypt has no XCBC and no
+ * plain CBC-MAC: those two are built here on its SM4-ECB/CBC (RFC 3566;
+ * the kernel's cbcmac zero-pads the last block and returns the zero
+ * block for an empty message).
  *
  * Keys, IVs and data come from a seeded PRNG; lengths follow
  * sm4_vec_length().  libgcrypt is the oracle: it shares no code with
@@ -13,6 +22,7 @@
 #include <string.h>
 #include <gcrypt.h>
 #include "sm4-vectors.h"
+#include "sm4-aead-vectors.h"
 
 static const int gcry_modes[SM4_VEC_NUM_MODES] = {
 	GCRY_CIPHER_MODE_ECB, GCRY_CIPHER_MODE_CBC, GCRY_CIPHER_MODE_CFB,
@@ -41,6 +51,210 @@ int sm4_gcry_encrypt(struct sm4_vec *v)
 }
 
 #ifndef SM4_GEN_VECTORS_NO_MAIN
+static int gcry_ok(gcry_error_t err)
+{
+	if (err)
+		fprintf(stderr, "libgcrypt: %s\n", gcry_strerror(err));
+	return !err;
+}
+
+/* SM4-CBC with @iv (zero if NULL) over @n bytes, in place. */
+static int sm4_cbc(const uint8_t *key, uint8_t *buf, size_t n)
+{
+	static const uint8_t zero[16];
+	gcry_cipher_hd_t h;
+	gcry_error_t err;
+
+	err = gcry_cipher_open(&h, GCRY_CIPHER_SM4, GCRY_CIPHER_MODE_CBC, 0);
+	if (!err)
+		err = gcry_cipher_setkey(h, key, 16);
+	if (!err)
+		err = gcry_cipher_setiv(h, zero, 16);
+	if (!err && n)
+		err = gcry_cipher_encrypt(h, buf, n, NULL, 0);
+	gcry_cipher_close(h);
+	return gcry_ok(err) ? 0 : -1;
+}
+
+/* CBC-MAC (zero-padded) and XCBC-MAC (RFC 3566) over v->text. */
+static int cbc_macs(struct sm4_aeh *v)
+{
+	size_t n = v->len, padded = (n + 15) / 16 * 16, i;
+	uint8_t k[3][16], k1[16], *buf;
+	int j, ret = -1;
+
+	if (v->kind == SM4_AEH_XCBC && (!n || n % 16))
+		padded = n / 16 * 16 + 16;
+	buf = calloc(1, padded + 16);
+	if (!buf)
+		return -1;
+	memcpy(buf, v->text, n);
+	if (v->kind == SM4_AEH_CBCMAC) {
+		ret = sm4_cbc(v->key, buf, padded);
+		memcpy(v->out, padded ? buf + padded - 16 : buf, 16);
+		free(buf);
+		return ret;
+	}
+	/* K1, K2, K3 = E(K, 0x01..), E(K, 0x02..), E(K, 0x03..). */
+	for (j = 0; j < 3; j++) {
+		memset(k[j], j + 1, 16);
+		if (sm4_cbc(v->key, k[j], 16))
+			goto out;
+	}
+	memcpy(k1, k[0], 16);
+	if (n == 0 || n % 16) {
+		buf[n] = 0x80;
+		for (i = 0; i < 16; i++)
+			buf[padded - 16 + i] ^= k[2][i];
+	} else {
+		for (i = 0; i < 16; i++)
+			buf[padded - 16 + i] ^= k[1][i];
+	}
+	ret = sm4_cbc(k1, buf, padded);
+	memcpy(v->out, buf + padded - 16, 16);
+out:
+	free(buf);
+	return ret;
+}
+
+/* Fill v->out from libgcrypt. */
+static int aeh_compute(struct sm4_aeh *v)
+{
+	gcry_cipher_hd_t h;
+	gcry_mac_hd_t m;
+	gcry_error_t err;
+	size_t tl = v->taglen;
+	uint8_t nonce[16];
+	size_t nlen, alen = v->aadlen;
+
+	if (v->kind == SM4_AEH_XCBC || v->kind == SM4_AEH_CBCMAC)
+		return cbc_macs(v);
+	if (v->kind == SM4_AEH_CMAC) {
+		err = gcry_mac_open(&m, GCRY_MAC_CMAC_SM4, 0, NULL);
+		if (!err)
+			err = gcry_mac_setkey(m, v->key, 16);
+		if (!err)
+			err = gcry_mac_write(m, v->text, v->len);
+		if (!err)
+			err = gcry_mac_read(m, v->out, &tl);
+		gcry_mac_close(m);
+		return gcry_ok(err) ? 0 : -1;
+	}
+	if (v->kind == SM4_AEH_CCM) {
+		nlen = 14 - v->iv[0];
+		memcpy(nonce, v->iv + 1, nlen);
+	} else if (v->kind == SM4_AEH_RFC4106) {
+		/* Nonce: salt (the key's last 4 bytes) and the IV; the
+		 * IV copy at the end of the AAD is not authenticated. */
+		memcpy(nonce, v->key + 16, 4);
+		memcpy(nonce + 4, v->iv, 8);
+		nlen = 12;
+		alen -= 8;
+	} else {
+		memcpy(nonce, v->iv, 12);
+		nlen = 12;
+	}
+	err = gcry_cipher_open(&h, GCRY_CIPHER_SM4, v->kind == SM4_AEH_CCM ?
+			       GCRY_CIPHER_MODE_CCM : GCRY_CIPHER_MODE_GCM, 0);
+	if (!err)
+		err = gcry_cipher_setkey(h, v->key, 16);
+	if (!err)
+		err = gcry_cipher_setiv(h, nonce, nlen);
+	if (!err && v->kind == SM4_AEH_CCM) {
+		uint64_t l[3] = { v->len, alen, tl };
+
+		err = gcry_cipher_ctl(h, GCRYCTL_SET_CCM_LENGTHS, l, sizeof(l));
+	}
+	if (!err)
+		err = gcry_cipher_authenticate(h, v->aad, alen);
+	if (!err)
+		err = gcry_cipher_final(h);
+	if (!err)
+		err = gcry_cipher_encrypt(h, v->out, v->len, v->text, v->len);
+	if (!err)
+		err = gcry_cipher_gettag(h, v->out + v->len, tl);
+	gcry_cipher_close(h);
+	return gcry_ok(err) ? 0 : -1;
+}
+
+/* AAD/text length of case @i: the small ones first, then 0..4 KiB. */
+static uint32_t aeh_length(unsigned long i, uint64_t *seed)
+{
+	static const uint32_t first[] = { 0, 1, 15, 16, 17, 31, 32, 33, 64, 4096 };
+	uint64_t r = sm4_vec_rand(seed);
+
+	if (i < sizeof(first) / sizeof(first[0]))
+		return first[i];
+	return r % 4 ? r % 300 : r % 4097;
+}
+
+static int gen_aead(const char *path, unsigned long cases, uint64_t seed)
+{
+	static const uint8_t gcm_tags[] = { 16, 15, 14, 13, 12, 8, 4 };
+	static const uint8_t ccm_tags[] = { 16, 14, 12, 10, 8, 6, 4 };
+	static const uint8_t ccm_l[] = { 3, 2, 4, 8 };
+	unsigned long i;
+	struct sm4_aeh v;
+	FILE *out;
+	int kind;
+
+	out = fopen(path, "wb");
+	if (!out) {
+		perror(path);
+		return 1;
+	}
+	fwrite(SM4_AEH_MAGIC, 1, 8, out);
+	sm4_aeh_put32(out, (uint32_t)(cases * SM4_AEH_NUM_KINDS));
+	for (kind = 0; kind < SM4_AEH_NUM_KINDS; kind++) {
+		for (i = 0; i < cases; i++) {
+			memset(&v, 0, sizeof(v));
+			v.kind = kind;
+			v.keylen = kind == SM4_AEH_RFC4106 ? 20 : 16;
+			v.taglen = 16;
+			v.len = aeh_length(i, &seed);
+			v.aadlen = aeh_length((i + 3) % cases, &seed);
+			if (kind == SM4_AEH_GCM) {
+				v.ivlen = 12;
+				v.taglen = gcm_tags[i % sizeof(gcm_tags)];
+			} else if (kind == SM4_AEH_CCM) {
+				v.ivlen = 16;
+				v.taglen = ccm_tags[i % sizeof(ccm_tags)];
+			} else if (kind == SM4_AEH_RFC4106) {
+				v.ivlen = 8;
+				v.taglen = (uint8_t[]){ 16, 12, 8 }[i % 3];
+				v.aadlen = i % 2 ? 20 : 16;
+			} else {
+				v.aadlen = 0;
+			}
+			sm4_vec_fill(&seed, v.key, v.keylen);
+			sm4_vec_fill(&seed, v.iv, v.ivlen);
+			if (kind == SM4_AEH_CCM) {
+				/* L - 1, then a nonce of 15 - L bytes. */
+				v.iv[0] = ccm_l[i % sizeof(ccm_l)] - 1;
+				memset(v.iv + 15 - v.iv[0], 0, v.iv[0] + 1);
+			}
+			v.aad = malloc(v.aadlen + 1);
+			v.text = malloc(v.len + 1);
+			v.out = malloc(sm4_aeh_outlen(&v) + 1);
+			if (!v.aad || !v.text || !v.out)
+				return 1;
+			sm4_vec_fill(&seed, v.aad, v.aadlen);
+			if (kind == SM4_AEH_RFC4106)
+				memcpy(v.aad + v.aadlen - 8, v.iv, 8);
+			sm4_vec_fill(&seed, v.text, v.len);
+			if (aeh_compute(&v))
+				return 1;
+			sm4_aeh_write(out, &v);
+			sm4_aeh_free(&v);
+		}
+	}
+	if (fclose(out)) {
+		perror(path);
+		return 1;
+	}
+	return 0;
+}
+
 int main(int argc, char **argv)
 {
 	unsigned long cases, i;
@@ -50,9 +264,17 @@ int main(int argc, char **argv)
 	FILE *out;
 	int mode;
 
+	if (argc >= 4 && !strcmp(argv[1], "--aead")) {
+		if (!gcry_check_version(NULL))
+			return 1;
+		gcry_control(GCRYCTL_INITIALIZATION_FINISHED, 0);
+		return gen_aead(argv[2], strtoul(argv[3], NULL, 0),
+				argc > 4 ? strtoull(argv[4], NULL, 0) : 1);
+	}
 	if (argc < 3) {
-		fprintf(stderr, "usage: %s OUT CASES_PER_MODE [SEED [MAX_LEN]]\n",
-			argv[0]);
+		fprintf(stderr, "usage: %s OUT CASES_PER_MODE [SEED [MAX_LEN]]\n"
+			"       %s --aead OUT CASES_PER_KIND [SEED]\n",
+			argv[0], argv[0]);
 		return 2;
 	}
 	cases = strtoul(argv[2], NULL, 0);

@@ -3,7 +3,8 @@
 #
 # build-tools.sh ARCH OUTDIR: build the guest's static test programs for
 # ARCH (x86_64 or arm64/aarch64) into OUTDIR: sm4-afalg (the AF_ALG
-# tester) and sm4-fscrypt (the fscrypt ioctls).  Installs the (cross)
+# tester), sm4-fscrypt (the fscrypt ioctls) and sm4-net (kernel TLS,
+# ESP capture).  Installs the (cross)
 # compiler it needs.  Environment: CFLAGS (extra compiler flags).
 
 set -euo pipefail
@@ -35,9 +36,14 @@ mkdir -p "$OUTDIR"
 "$CC" -static -O2 -g0 -Wall -Wextra -Werror ${CFLAGS:-} \
 	-I"$HERE/../common" \
 	-o "$OUTDIR/sm4-afalg" \
-	"$HERE/afalg/sm4-afalg.c" "$HERE/../common/sm4-vectors.c"
+	"$HERE/afalg/sm4-afalg.c" "$HERE/afalg/sm4-afalg-aead.c" \
+	"$HERE/../common/sm4-vectors.c"
 # shellcheck disable=SC2086
 "$CC" -static -O2 -g0 -Wall -Wextra -Werror ${CFLAGS:-} \
 	-o "$OUTDIR/sm4-fscrypt" "$HERE/fscrypt/sm4-fscrypt.c"
+# shellcheck disable=SC2086
+"$CC" -static -O2 -g0 -Wall -Wextra -Werror ${CFLAGS:-} \
+	-o "$OUTDIR/sm4-net" "$HERE/net/sm4-net.c"
 echo "$OUTDIR/sm4-afalg"
 echo "$OUTDIR/sm4-fscrypt"
+echo "$OUTDIR/sm4-net"

@@ -22,7 +22,8 @@
 #                        tests/guest/suite.sh; 11, the simulated
 #                        "distribution with SM4", also installs upstream's
 #                        own SM4 modules in kernel/, built here by
-#                        tests/lib/build-upstream-sm4.sh)
+#                        tests/lib/build-upstream-sm4.sh; 12, kernel TLS and
+#                        IPsec, tests/guest/part-net.sh)
 #   --with-broken        also load tests/guest/kmod's sm4_broken_test.ko;
 #                        the run must then fail
 #   --broken-args ARGS   module parameters for it (e.g. corrupt_from=1)
@@ -55,7 +56,7 @@ set -uo pipefail
 ARCH=
 CPU=max
 CASES=10000
-PARTS=1,2,3,4,5,6,7,8,9,10,11
+PARTS=1,2,3,4,5,6,7,8,9,10,11,12
 BROKEN=0
 BROKEN_ARGS=
 KVER=
@@ -106,8 +107,8 @@ esac
 if [ $DEMO = 0 ]; then
 	for p in $(echo "$PARTS" | tr , ' '); do
 		case $p in
-		[1-9]|1[01]) ;;
-		*) echo "unknown part '$p' in --parts $PARTS (parts are 1 to 11)" >&2; exit 2 ;;
+		[1-9]|1[012]) ;;
+		*) echo "unknown part '$p' in --parts $PARTS (parts are 1 to 12)" >&2; exit 2 ;;
 		esac
 	done
 fi
@@ -359,6 +360,10 @@ ROOTFS_CPIO=$("$REPO_ROOT/tests/lib/make-rootfs.sh" "$ARCH") ||
 KMODS_WANTED="virtio_pci virtio_blk virtio_console virtio_rng dm_mod dm_crypt
 	xts ecb cbc ctr cfb cts tcrypt af_alg algif_skcipher crypto_user ext4
 	crc32c_generic crc32c hmac sha512_generic sha512"
+# Part 12: kernel TLS, IPsec ESP between namespaces (tests/guest/part-net.sh).
+want_part 12 && KMODS_WANTED="$KMODS_WANTED algif_aead algif_hash cmac xcbc
+	tls gcm ccm ghash_generic authenc
+	seqiv echainiv drbg jitterentropy_rng esp4 xfrm_user veth"
 [ "$ARCH" = x86_64 ] && KMODS_WANTED="$KMODS_WANTED crc32c_intel"
 # Part 11: what upstream's modules need from the kernel (crypto_simd,
 # cryptd, ...; upstream's own SM4 modules come from $UPSTREAM), and the
@@ -502,6 +507,10 @@ if [ $DEMO = 0 ]; then
 		dd of="$WORK/disk2.img" bs=512 seek=4096 conv=notrunc status=none ||
 		setup_fail "dm-xts: prepare the raw dm-crypt disk"
 fi
+if want_part 12; then
+	. "$REPO_ROOT/tests/guest/part-net-host.sh"
+	net_prepare
+fi
 cat >"$STAGE/etc/sm4-test.conf" <<EOF
 ARCH=$ARCH
 PARTS=$PARTS
@@ -535,7 +544,7 @@ phase_parts()
 	[ $DEMO = 1 ] && return 0
 	for p in $(echo "$PARTS" | tr , ' '); do
 		case $1:$p in
-		1:8|2:[1234679]|2:11) ;;
+		1:8|2:[1234679]|2:1[12]) ;;
 		*) echo "$p" ;;
 		esac
 	done
@@ -743,6 +752,7 @@ boot 1 "$TIMEOUT"
 if [ $DEMO = 1 ] || want_part 9; then
 	tcrypt_tables "$WORK/verdict1.txt.clean"
 fi
+[ $DEMO = 0 ] && want_part 12 && net_check "$WORK/verdict1.txt.clean"
 if [ $DEMO = 1 ]; then
 	echo
 	echo "== Result"

@@ -18,6 +18,7 @@
 #     (the host checks the raw disk for plaintext)
 #  11 (first, nothing loaded yet) a distribution with SM4: upstream's
 #     own modules in kernel/, ours in updates/ (tests/guest/part-distro-sm4.sh)
+#  12 kernel TLS 1.3 SM4-GCM/CCM and IPsec ESP (tests/guest/part-net.sh)
 # Phase 2 (second boot on the same disks, nothing loaded by hand):
 #   5 reopen the LUKS2 volume and verify every file
 #   8 the modules were autoloaded through crypto API module requests and
@@ -1311,6 +1312,7 @@ part9()
 
 # tests/guest/demo.sh sources this file for its helper functions.
 [ "${SM4_SUITE_LIB:-0}" = 1 ] && return 0
+[ -e /part-net.sh ] && . /part-net.sh
 
 SUITE_T0=$(uptime_s)
 TAINT0=$(cat /proc/sys/kernel/tainted)
@@ -1340,6 +1342,7 @@ if [ "$PHASE" = 1 ]; then
 	want_part 6 && part6
 	want_part 7 && part7
 	want_part 9 && part9
+	want_part 12 && part12
 else
 	if want_part 5 || want_part 8 || want_part 10; then
 		lsmod | grep -q '^sm4' &&

@@ -16,7 +16,7 @@ set -euo pipefail
 ARCH=$1
 DARCH=$(deb_arch "$ARCH")
 SUITE=bookworm
-PKGS=busybox-static,kmod,cryptsetup-bin,e2fsprogs
+PKGS=busybox-static,kmod,cryptsetup-bin,e2fsprogs,iproute2
 # The cache key changes whenever the package list or this script changes.
 KEY=$( (echo "$SUITE $PKGS"; cat "$0") | sha256sum | cut -c1-12)
 DIR="$CACHE/rootfs/$ARCH-$KEY"
@@ -45,6 +45,15 @@ if [ ! -e "$OUT" ]; then
 			usr/share/locale usr/share/lintian usr/share/bug \
 			usr/lib/*/gconv var/cache/apt var/lib/apt etc/apt \
 			var/lib/dpkg var/log/*
+		# Of iproute2 only ip (part 11: netns, veth, xfrm), without
+		# the other tools and what only they (and debconf) need.
+		rm -rf sbin/bridge sbin/dcb sbin/devlink sbin/rtacct sbin/rtmon \
+			sbin/tc sbin/tipc sbin/vdpa bin/ss usr/bin/rdma \
+			usr/sbin/arpd usr/sbin/genl usr/bin/debconf* \
+			usr/share/perl5 usr/share/debconf usr/lib/*/libdb-5* \
+			usr/lib/*/libkrb5* usr/lib/*/libgssapi_krb5* \
+			usr/lib/*/libk5crypto* lib/*/libtirpc* usr/lib/*/libtirpc* \
+			usr/lib/*/krb5 usr/lib/*/tc
 		# A shell for scripts (#!/bin/sh); busybox provides the
 		# rest of the small tools (the init script installs its
 		# applet links under /bb).

@@ -9,6 +9,7 @@
  *   sm4-afalg stress --workers N --seconds S [--vectors FILE] [DRIVER...]
  *   sm4-afalg resolve [-q] [--proc] NAME...
  *   sm4-afalg list
+ *   sm4-afalg aead|hash VECTORS       (sm4-afalg-aead.c)
  *
  * "check" compares every driver with expected results computed on the
  * host by libgcrypt (tests/common/sm4-vectors.h).  Requests reach the
@@ -47,6 +48,8 @@
 #include <linux/cryptouser.h>
 
 #include "sm4-vectors.h"
+
+int sm4_afalg_aead(int argc, char **argv, bool mac);
 
 #ifndef AF_ALG
 #define AF_ALG 38
@@ -2085,6 +2088,7 @@ static void usage(void)
 		"       sm4-afalg stress --workers N --seconds S [--vectors FILE] [--seed S] [DRIVER...]\n"
 		"       sm4-afalg resolve [-q] [--proc] NAME...\n"
 		"       sm4-afalg list\n"
+		"       sm4-afalg aead|hash AEAD-VECTORS (gen-vectors --aead)\n"
 		"DRIVER: a driver name (ecb-sm4-generic) or algorithm name (ecb(sm4));\n"
 		"default: every <mode>-sm4-* skcipher in /proc/crypto and <mode>(sm4)\n"
 		"(cross and stress also use the kernel templates over sm4-generic).\n");
@@ -2123,6 +2127,9 @@ int main(int argc, char **argv)
 			return n_failed ? 1 : 0;
 	} else if (!strcmp(cmd, "list")) {
 		ret = cmd_list();
+	} else if (!strcmp(cmd, "aead") || !strcmp(cmd, "hash")) {
+		/* Prints its own summary line. */
+		return sm4_afalg_aead(argc, argv, cmd[0] == 'h');
 	} else {
 		usage();
 		return strcmp(cmd, "-h") && strcmp(cmd, "--help") ? 2 : 0;
