@@ -7,7 +7,7 @@
  *   sm4-afalg cross [--cases N] [--seed S] [DRIVER...]
  *   sm4-afalg badinput [DRIVER...]
  *   sm4-afalg stress --workers N --seconds S [--vectors FILE] [DRIVER...]
- *   sm4-afalg resolve [-q] [--proc] NAME...
+ *   sm4-afalg resolve [-q] [--proc] [--aead] NAME...
  *   sm4-afalg list
  *
  * "check" compares every driver with expected results computed on the
@@ -379,13 +379,15 @@ static bool is_sm4_driver(const struct alg_entry *e)
 
 /* ---- AF_ALG --------------------------------------------------------- */
 
-static int tfm_open(const char *name)
+/* Bind an AF_ALG socket of @type ("skcipher", "aead") to @name. */
+static int tfm_open_type(const char *name, const char *type)
 {
 	struct sockaddr_alg sa = {
 		.salg_family = AF_ALG,
-		.salg_type = "skcipher",
 	};
 	int fd;
+
+	strcpy((char *)sa.salg_type, type);
 
 	if (strlen(name) >= sizeof(sa.salg_name))
 		return -ENAMETOOLONG;
@@ -400,6 +402,11 @@ static int tfm_open(const char *name)
 		return err;
 	}
 	return fd;
+}
+
+static int tfm_open(const char *name)
+{
+	return tfm_open_type(name, "skcipher");
 }
 
 static int tfm_setkey(int tfm, const uint8_t *key, unsigned int len)
@@ -1187,6 +1194,7 @@ static void served_by(const char *name, char *drv)
 static int cmd_resolve(int argc, char **argv)
 {
 	bool quiet = false, netlink = true;
+	const char *type = "skcipher";
 	int i;
 
 	for (i = 0; i < argc; i++) {
@@ -1202,7 +1210,11 @@ static int cmd_resolve(int argc, char **argv)
 			netlink = false;
 			continue;
 		}
-		fd = tfm_open(argv[i]);
+		if (!strcmp(argv[i], "--aead")) {
+			type = "aead";
+			continue;
+		}
+		fd = tfm_open_type(argv[i], type);
 		if (fd < 0 && quiet) {
 			fprintf(stderr, "%s: bind: %s\n", argv[i],
 				strerror(-fd));
@@ -2083,7 +2095,7 @@ static void usage(void)
 		"       sm4-afalg cross [--cases N] [--seed S] [DRIVER...]\n"
 		"       sm4-afalg badinput [DRIVER...]\n"
 		"       sm4-afalg stress --workers N --seconds S [--vectors FILE] [--seed S] [DRIVER...]\n"
-		"       sm4-afalg resolve [-q] [--proc] NAME...\n"
+		"       sm4-afalg resolve [-q] [--proc] [--aead] NAME...\n"
 		"       sm4-afalg list\n"
 		"DRIVER: a driver name (ecb-sm4-generic) or algorithm name (ecb(sm4));\n"
 		"default: every <mode>-sm4-* skcipher in /proc/crypto and <mode>(sm4)\n"
