@@ -5,10 +5,12 @@
  * libgcrypt, through the same linear GCM code as the kernel glue
  * (crypto/sm4_gcm.c) and the same CTS code (crypto/sm4_modes.c).
  *
- *   sm4-gcm-test [--cases N] [--seed S] [--impl NAME] [--emulate-gfni]
+ *   sm4-gcm-test [--cases N] [--grid N] [--seed S] [--impl NAME]
+ *                [--emulate-gfni] [--with-broken]
  *
- * gcm: every associated-data length 0..64 with every text length 0..64,
- * the boundary lengths around 2^k up to 4096 for both, and N random
+ * gcm: every associated-data length 0..G with every text length 0..G
+ * (--grid, default 64), the boundary lengths around 2^k up to 4096 for
+ * both (those up to 4 * G with a smaller grid), and N random
  * pairs up to 4096 bytes; each case encrypts with random pieces (AAD cut
  * anywhere, text cut at random block boundaries), in place or not,
  * sometimes hashing the AAD with the portable GHASH and the text with the
@@ -19,6 +21,9 @@
  * cts: every length 16..560 and N random lengths up to 4096, both
  * directions, in place or not, against libgcrypt's CBC with
  * GCRY_CIPHER_CBC_CTS (the same CS3 swap as crypto/cts.c).
+ * --with-broken adds "broken": the portable code with one bit of the
+ * GHASH accumulator flipped after every multi-block call and one bit of
+ * CBC output flipped, which both suites must fail.
  * Ends with "N passed, N failed".
  */
 
@@ -38,6 +43,7 @@ int sm4_shim_init_sm4_lib_init(void);
 static struct sm4_test_impl *impls;
 static unsigned int n_passed, n_failed;
 static unsigned long n_cases = 1000;
+static unsigned int grid = 64;
 static uint64_t rng_state = 0x6a09e667f3bcc909ULL;
 static const char *only_impl;
 
@@ -57,6 +63,33 @@ static struct sm4_test_impl generic_impl = {
 	.width = 1,
 };
 SM4_TEST_IMPL(generic_impl);
+
+/* --with-broken: wrong GHASH on multi-block calls, wrong CBC output. */
+static void broken_ghash(struct sm4_ghash *gh, const u8 *src,
+			 unsigned int nblocks)
+{
+	sm4_gcm_generic_ops.ghash(gh, src, nblocks);
+	if (nblocks > 1)
+		gh->acc[5] ^= 0x10;
+}
+
+static void broken_cbc_enc(const u32 *rk, u8 *dst, const u8 *src,
+			   unsigned int nblocks, u8 *iv)
+{
+	sm4_generic_mode_ops.cbc_enc(rk, dst, src, nblocks, iv);
+	dst[3] ^= 0x02;
+}
+
+static const struct sm4_gcm_ops broken_gcm_ops = {
+	.ghash	= broken_ghash,
+};
+static struct sm4_mode_ops broken_ops;
+static struct sm4_test_impl broken_impl = {
+	.name = "broken",
+	.ops = &broken_ops,
+	.gcm = &broken_gcm_ops,
+	.width = 1,
+};
 
 static uint64_t rnd(void)
 {
@@ -296,8 +329,8 @@ static void test_gcm(const struct sm4_test_impl *impl)
 	unsigned int a, t;
 	unsigned long i;
 
-	for (a = 0; a <= 64; a++)
-		for (t = 0; t <= 64; t++) {
+	for (a = 0; a <= grid; a++)
+		for (t = 0; t <= grid; t++) {
 			c.alen = a;
 			c.tlen = t;
 			cases++;
@@ -305,6 +338,9 @@ static void test_gcm(const struct sm4_test_impl *impl)
 		}
 	for (a = 0; a < ARRAY_SIZE(boundary); a++)
 		for (t = 0; t < ARRAY_SIZE(boundary); t++) {
+			if (grid < 64 && (boundary[a] > 4 * grid ||
+					  boundary[t] > 4 * grid))
+				continue;
 			c.alen = boundary[a];
 			c.tlen = boundary[t];
 			cases++;
@@ -316,8 +352,8 @@ static void test_gcm(const struct sm4_test_impl *impl)
 		cases++;
 		bad += !gcm_one(impl, &c);
 	}
-	printf("%s: gcm %s: %lu cases (AAD x text 0..64, boundaries to 4096, %lu random), %lu wrong\n",
-	       bad ? "FAIL" : "PASS", impl->name, cases, n_cases, bad);
+	printf("%s: gcm %s: %lu cases (AAD x text 0..%u, boundaries, %lu random to 4096), %lu wrong\n",
+	       bad ? "FAIL" : "PASS", impl->name, cases, grid, n_cases, bad);
 	if (bad)
 		n_failed++;
 	else
@@ -411,6 +447,13 @@ int main(int argc, char **argv)
 			rng_state = strtoull(argv[++i], NULL, 0) | 1;
 		else if (!strcmp(argv[i], "--impl") && i + 1 < argc)
 			only_impl = argv[++i];
+		else if (!strcmp(argv[i], "--grid") && i + 1 < argc)
+			grid = strtoul(argv[++i], NULL, 0);
+		else if (!strcmp(argv[i], "--with-broken")) {
+			broken_ops = sm4_generic_mode_ops;
+			broken_ops.cbc_enc = broken_cbc_enc;
+			sm4_test_register_impl(&broken_impl);
+		}
 #if defined(__x86_64__)
 		else if (!strcmp(argv[i], "--emulate-gfni")) {
 			__builtin_cpu_init();
@@ -420,7 +463,7 @@ int main(int argc, char **argv)
 		}
 #endif
 		else {
-			fprintf(stderr, "usage: %s [--cases N] [--seed S] [--impl NAME] [--emulate-gfni]\n",
+			fprintf(stderr, "usage: %s [--cases N] [--grid N] [--seed S] [--impl NAME] [--emulate-gfni] [--with-broken]\n",
 				argv[0]);
 			return 2;
 		}
