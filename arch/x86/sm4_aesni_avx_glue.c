@@ -40,11 +40,8 @@ static int __init sm4_aesni_avx_init(void)
 				XFEATURE_MASK_SSE | XFEATURE_MASK_YMM);
 	if (err)
 		return err;
-	/* gcm(sm4) where the CPU multiplies carry-less (PCLMULQDQ). */
-	if (boot_cpu_has(X86_FEATURE_PCLMULQDQ))
-		sm4_aesni_avx_driver.gcm = &sm4_aesni_avx_gcm_ops;
-	else
-		pr_info("sm4-aesni-avx: no PCLMULQDQ, gcm(sm4) not registered\n");
+	sm4_aesni_avx_driver.gcm = sm4_x86_gcm("sm4-aesni-avx", &sm4_aesni_avx_gcm_ops,
+					X86_FEATURE_PCLMULQDQ, "PCLMULQDQ");
 	return sm4_skcipher_register(&sm4_aesni_avx_driver);
 }
 

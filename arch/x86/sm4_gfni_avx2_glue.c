@@ -50,11 +50,8 @@ static int __init sm4_gfni_avx2_init(void)
 				XFEATURE_MASK_SSE | XFEATURE_MASK_YMM);
 	if (err)
 		return err;
-	/* gcm(sm4) where the CPU multiplies carry-less (VPCLMULQDQ). */
-	if (boot_cpu_has(X86_FEATURE_VPCLMULQDQ))
-		sm4_gfni_avx2_driver.gcm = &sm4_gfni_avx2_gcm_ops;
-	else
-		pr_info("sm4-gfni-avx2: no VPCLMULQDQ, gcm(sm4) not registered\n");
+	sm4_gfni_avx2_driver.gcm = sm4_x86_gcm("sm4-gfni-avx2", &sm4_gfni_avx2_gcm_ops,
+					X86_FEATURE_VPCLMULQDQ, "VPCLMULQDQ");
 	return sm4_skcipher_register(&sm4_gfni_avx2_driver);
 }
 

@@ -397,45 +397,47 @@ check_gcm_registered()
 # highest-priority driver registered for it.
 check_resolution()
 {
-	local tag=$1 x got want gcm
+	local tag=$1 x gcm want
 
 	for x in "ecb(sm4)" "cbc(sm4)" "cfb(sm4)" "ctr(sm4)" "xts(sm4)" \
 			"cts(cbc(sm4))"; do
-		if [ ! -x "$AFALG" ]; then
-			fail "$tag resolve $x: sm4-afalg missing"
-			continue
-		fi
-		got=$("$AFALG" resolve -q "$x" 2>/tmp/resolve.err |
-			head -n1)
-		# Resolving instantiated any template; now read the table.
-		want=$(best_driver "$x")
-		if [ -n "$got" ] && [ "$got" = "${want%% *}" ]; then
-			pass "$tag $x resolves to $got (module ${want#* })"
-		else
-			cat /tmp/resolve.err
-			fail "$tag $x resolves to '${got:-?}', expected the highest-priority '${want%% *}'"
-		fi
+		resolve_check "$tag" "$x"
 	done
 	# gcm(sm4), and rfc4106 composed over it, through AEAD sockets
 	# where one of this project's drivers registers gcm(sm4).
 	crypto_table | awk '$1 == "gcm(sm4)" && $2 ~ /^gcm-sm4-/ { f = 1 } END { exit !f }' ||
 		return 0
-	for x in "gcm(sm4)" "rfc4106(gcm(sm4))"; do
-		got=$("$AFALG" resolve -q --aead "$x" 2>/tmp/resolve.err |
-			head -n1)
-		want=$(best_driver "$x")
-		if [ "$x" = "gcm(sm4)" ]; then
-			gcm=${want%% *}
-		else
-			want="rfc4106($gcm) $(module_of "rfc4106($gcm)")"
-		fi
-		if [ -n "$got" ] && [ "$got" = "${want%% *}" ]; then
-			pass "$tag $x resolves to $got (AEAD, module ${want#* })"
-		else
-			cat /tmp/resolve.err
-			fail "$tag $x resolves to '${got:-?}', expected '${want%% *}'"
-		fi
-	done
+	resolve_check "$tag" "gcm(sm4)" --aead
+	resolve_check "$tag" "rfc4106(gcm(sm4))" --aead
+	gcm=$(best_driver "gcm(sm4)" | cut -d' ' -f1)
+	want=$(best_driver "rfc4106(gcm(sm4))" | cut -d' ' -f1)
+	if [ "$want" = "rfc4106($gcm)" ]; then
+		pass "$tag rfc4106(gcm(sm4)) is the rfc4106 template over $gcm"
+	else
+		fail "$tag rfc4106(gcm(sm4)) is '${want:-?}', not the rfc4106 template over $gcm"
+	fi
+}
+
+# resolve_check TAG NAME [--aead]: binding an AF_ALG socket (skcipher, or
+# aead) to NAME gets the highest-priority driver registered for it.
+resolve_check()
+{
+	local tag=$1 x=$2 got want
+
+	shift 2
+	if [ ! -x "$AFALG" ]; then
+		fail "$tag resolve $x: sm4-afalg missing"
+		return
+	fi
+	got=$("$AFALG" resolve -q "$@" "$x" 2>/tmp/resolve.err | head -n1)
+	# Resolving instantiated any template; now read the table.
+	want=$(best_driver "$x")
+	if [ -n "$got" ] && [ "$got" = "${want%% *}" ]; then
+		pass "$tag $x resolves to $got (module ${want#* })"
+	else
+		cat /tmp/resolve.err
+		fail "$tag $x resolves to '${got:-?}', expected the highest-priority '${want%% *}'"
+	fi
 }
 
 dmesg_mark()
