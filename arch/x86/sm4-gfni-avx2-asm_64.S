@@ -237,3 +237,18 @@ SYM_FUNC_END(SM4G_FN(cbc_enc))
 SYM_TYPED_FUNC_START(SM4G_FN(cfb_enc))
 	SM4_SERIAL_FUNC	cfb_enc
 SYM_FUNC_END(SM4G_FN(cfb_enc))
+
+#ifndef SM4G_NO_GCM
+/* gcm(sm4): GHASH with VPCLMULQDQ on ymm (include/sm4/gcm.h). */
+SYM_TYPED_FUNC_START(SM4G_FN(gcm_init))
+	SM4_GCM_INIT_FUNC
+SYM_FUNC_END(SM4G_FN(gcm_init))
+
+SYM_TYPED_FUNC_START(SM4G_FN(ghash))
+	SM4_GHASH_FUNC	ymm, ymm
+SYM_FUNC_END(SM4G_FN(ghash))
+
+SYM_TYPED_FUNC_START(SM4G_FN(gcm_enc))
+	SM4_GCM_FUNC	ymm, ymm
+SYM_FUNC_END(SM4G_FN(gcm_enc))
+#endif

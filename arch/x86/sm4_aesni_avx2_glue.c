@@ -12,6 +12,7 @@
 #include "sm4_x86_glue.h"
 
 SM4_DEFINE_MODE_OPS(sm4_aesni_avx2_ops, sm4_aesni_avx2);
+SM4_DEFINE_GCM_OPS(sm4_aesni_avx2_gcm_ops, sm4_aesni_avx2);
 
 static const struct sm4_x86_feature sm4_aesni_avx2_features[] = {
 	SM4_X86_FEATURE(AES),
@@ -34,10 +35,14 @@ static struct sm4_x86_driver sm4_aesni_avx2_drv = {
 	.features	= sm4_aesni_avx2_features,
 	.nfeatures	= ARRAY_SIZE(sm4_aesni_avx2_features),
 	.xfeatures	= XFEATURE_MASK_SSE | XFEATURE_MASK_YMM,
+	.gcm		= &sm4_aesni_avx2_gcm_ops,
+	.gcm_feature	= X86_FEATURE_PCLMULQDQ,
+	.gcm_feature_name = "PCLMULQDQ",
 };
 module_sm4_x86_driver(sm4_aesni_avx2_drv);
 
-MODULE_DESCRIPTION("SM4 ECB/CBC/CFB/CTR/XTS, AES-NI/AVX2 accelerated");
+MODULE_DESCRIPTION("SM4 ECB/CBC/CFB/CTR/XTS/CTS and GCM, AES-NI/AVX2 accelerated");
 MODULE_LICENSE("GPL");
 MODULE_VERSION(SM4_CRYPTO_VERSION);
 MODULE_ALIAS_SM4_SKCIPHERS("aesni-avx2");
+MODULE_ALIAS_SM4_GCM("aesni-avx2");

@@ -12,6 +12,7 @@
 #include "sm4_x86_glue.h"
 
 SM4_DEFINE_MODE_OPS(sm4_aesni_avx_ops, sm4_aesni_avx);
+SM4_DEFINE_GCM_OPS(sm4_aesni_avx_gcm_ops, sm4_aesni_avx);
 
 static const struct sm4_x86_feature sm4_aesni_avx_features[] = {
 	SM4_X86_FEATURE(AES),
@@ -33,10 +34,14 @@ static struct sm4_x86_driver sm4_aesni_avx_drv = {
 	.features	= sm4_aesni_avx_features,
 	.nfeatures	= ARRAY_SIZE(sm4_aesni_avx_features),
 	.xfeatures	= XFEATURE_MASK_SSE | XFEATURE_MASK_YMM,
+	.gcm		= &sm4_aesni_avx_gcm_ops,
+	.gcm_feature	= X86_FEATURE_PCLMULQDQ,
+	.gcm_feature_name = "PCLMULQDQ",
 };
 module_sm4_x86_driver(sm4_aesni_avx_drv);
 
-MODULE_DESCRIPTION("SM4 ECB/CBC/CFB/CTR/XTS, AES-NI/AVX accelerated");
+MODULE_DESCRIPTION("SM4 ECB/CBC/CFB/CTR/XTS/CTS and GCM, AES-NI/AVX accelerated");
 MODULE_LICENSE("GPL");
 MODULE_VERSION(SM4_CRYPTO_VERSION);
 MODULE_ALIAS_SM4_SKCIPHERS("aesni-avx");
+MODULE_ALIAS_SM4_GCM("aesni-avx");

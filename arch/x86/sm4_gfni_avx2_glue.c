@@ -13,6 +13,7 @@
 #include "sm4_x86_glue.h"
 
 SM4_DEFINE_MODE_OPS(sm4_gfni_avx2_ops, sm4_gfni_avx2);
+SM4_DEFINE_GCM_OPS(sm4_gfni_avx2_gcm_ops, sm4_gfni_avx2);
 
 /*
  * Everything the assembly executes: VEX-encoded GFNI on xmm and ymm
@@ -39,10 +40,14 @@ static struct sm4_x86_driver sm4_gfni_avx2_drv = {
 	.features	= sm4_gfni_avx2_features,
 	.nfeatures	= ARRAY_SIZE(sm4_gfni_avx2_features),
 	.xfeatures	= XFEATURE_MASK_SSE | XFEATURE_MASK_YMM,
+	.gcm		= &sm4_gfni_avx2_gcm_ops,
+	.gcm_feature	= X86_FEATURE_VPCLMULQDQ,
+	.gcm_feature_name = "VPCLMULQDQ",
 };
 module_sm4_x86_driver(sm4_gfni_avx2_drv);
 
-MODULE_DESCRIPTION("SM4 ECB/CBC/CFB/CTR/XTS, GFNI/AVX2 accelerated");
+MODULE_DESCRIPTION("SM4 ECB/CBC/CFB/CTR/XTS/CTS and GCM, GFNI/AVX2 accelerated");
 MODULE_LICENSE("GPL");
 MODULE_VERSION(SM4_CRYPTO_VERSION);
 MODULE_ALIAS_SM4_SKCIPHERS("gfni-avx2");
+MODULE_ALIAS_SM4_GCM("gfni-avx2");

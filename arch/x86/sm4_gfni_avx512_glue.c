@@ -64,7 +64,7 @@ static struct sm4_x86_driver sm4_gfni_avx512_drv = {
 };
 module_sm4_x86_driver(sm4_gfni_avx512_drv);
 
-MODULE_DESCRIPTION("SM4 ECB/CBC/CFB/CTR/XTS, GFNI/AVX-512 accelerated");
+MODULE_DESCRIPTION("SM4 ECB/CBC/CFB/CTR/XTS/CTS, GFNI/AVX-512 accelerated");
 MODULE_LICENSE("GPL");
 MODULE_VERSION(SM4_CRYPTO_VERSION);
 MODULE_ALIAS_SM4_SKCIPHERS("gfni-avx512");

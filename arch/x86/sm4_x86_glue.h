@@ -20,6 +20,10 @@
  *                           the module's init (CPU check, policy, then
  *                           registration) and exit, so that loading on an
  *                           unsuitable CPU fails cleanly with -ENODEV.
+ *   sm4_x86_gcm(driver, ops, feature, name)
+ *                           the driver's gcm(sm4) ops if the CPU has the
+ *                           carry-less multiply they use, else NULL (and
+ *                           one pr_info line).
  */
 #ifndef _SM4_X86_GLUE_H
 #define _SM4_X86_GLUE_H
@@ -80,6 +84,23 @@ static inline int sm4_x86_check_cpu(const char *driver,
 	return 0;
 }
 
+/*
+ * sm4_x86_gcm(driver, ops, feature, name): @ops (the driver's GHASH
+ * functions for gcm(sm4)) if the CPU has the carry-less multiplication
+ * X86_FEATURE_* @feature they use, else NULL with one pr_info line.
+ */
+struct sm4_gcm_ops;
+
+static inline const struct sm4_gcm_ops *
+sm4_x86_gcm(const char *driver, const struct sm4_gcm_ops *ops,
+	    unsigned int feature, const char *name)
+{
+	if (boot_cpu_has(feature))
+		return ops;
+	pr_info("%s: no %s, gcm(sm4) not registered\n", driver, name);
+	return NULL;
+}
+
 struct sm4_x86_driver {
 	struct sm4_skcipher_driver skcipher;
 	const char *module;		/* "sm4-aesni-avx2": log lines */
@@ -87,22 +108,33 @@ struct sm4_x86_driver {
 	unsigned int nfeatures;
 	u64 xfeatures;			/* XFEATURE_MASK_* the code uses */
 	/*
+	 * Optional gcm(sm4): registered if the CPU has the carry-less
+	 * multiplication X86_FEATURE_* @gcm_feature (@gcm_feature_name).
+	 */
+	const struct sm4_gcm_ops *gcm;
+	unsigned int gcm_feature;
+	const char *gcm_feature_name;
+	/*
 	 * Optional, after the CPU checks passed: a policy that may still
 	 * decline the CPU (one log line and -ENODEV) or adjust .skcipher.
 	 */
 	int (*setup)(struct sm4_x86_driver *drv);
 };
 
-/* The CPU checks, then the driver's policy if it has one. */
+/* The CPU checks, gcm(sm4) if it can run, the driver's policy if any. */
 static inline int sm4_x86_driver_check(struct sm4_x86_driver *drv)
 {
 	int err;
 
 	err = sm4_x86_check_cpu(drv->module, drv->features, drv->nfeatures,
 				drv->xfeatures);
-	if (!err && drv->setup)
-		err = drv->setup(drv);
-	return err;
+	if (err)
+		return err;
+	if (drv->gcm)
+		drv->skcipher.gcm = sm4_x86_gcm(drv->module, drv->gcm,
+						drv->gcm_feature,
+						drv->gcm_feature_name);
+	return drv->setup ? drv->setup(drv) : 0;
 }
 
 #define module_sm4_x86_driver(drv)					\

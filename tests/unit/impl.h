@@ -7,6 +7,7 @@
 #define _SM4_TEST_IMPL_H
 
 #include <sm4/modes.h>
+#include <sm4/gcm.h>
 
 struct sm4_test_impl {
 	const char *name;			/* e.g. "aesni-avx" */
@@ -15,6 +16,8 @@ struct sm4_test_impl {
 	/* Optional: its own key expansion, must match sm4_expandkey(). */
 	int (*expandkey)(struct sm4_ctx *ctx, const u8 *key,
 			 unsigned int key_len);
+	/* Optional: its GHASH functions for gcm(sm4) (include/sm4/gcm.h). */
+	const struct sm4_gcm_ops *gcm;
 	unsigned int width;			/* blocks in parallel (info) */
 	struct sm4_test_impl *next;
 };

@@ -53,6 +53,21 @@ static inline void put_unaligned_be32(u32 v, void *p)
 	b[0] = v >> 24; b[1] = v >> 16; b[2] = v >> 8; b[3] = v;
 }
 
+static inline u64 get_unaligned_be64(const void *p)
+{
+	const u8 *b = p;
+
+	return (u64)get_unaligned_be32(b) << 32 | get_unaligned_be32(b + 4);
+}
+
+static inline void put_unaligned_be64(u64 v, void *p)
+{
+	put_unaligned_be32(v >> 32, p);
+	put_unaligned_be32((u32)v, (u8 *)p + 4);
+}
+
+#define min_t(type, a, b)	((type)(a) < (type)(b) ? (type)(a) : (type)(b))
+
 static inline u64 get_unaligned_le64(const void *p)
 {
 	u64 v;
