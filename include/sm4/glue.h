@@ -97,6 +97,15 @@ struct sm4_skcipher_driver {
 	MODULE_ALIAS_CRYPTO("xts-sm4-" name)
 
 int sm4_skcipher_register(struct sm4_skcipher_driver *drv);
+/*
+ * Expand @key with @expandkey inside a SIMD section when @uses_simd and
+ * SIMD is usable, with sm4_expandkey() otherwise; -EINVAL unless @key_len
+ * is SM4_KEY_SIZE.
+ */
+int sm4_simd_expandkey(int (*expandkey)(struct sm4_ctx *ctx, const u8 *key,
+					unsigned int key_len),
+		       bool uses_simd, struct sm4_ctx *ctx, const u8 *key,
+		       unsigned int key_len);
 void sm4_skcipher_unregister(struct sm4_skcipher_driver *drv);
 
 #endif /* _SM4_CRYPTO_GLUE_H */

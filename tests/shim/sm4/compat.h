@@ -14,6 +14,15 @@
 
 #ifndef __always_inline
 #define __always_inline		inline __attribute__((always_inline))
+
+#define min_t(type, a, b)	((type)(a) < (type)(b) ? (type)(a) : (type)(b))
+
+/* Increment a big-endian counter of @size bytes. */
+static inline void crypto_inc(u8 *a, unsigned int size)
+{
+	while (size-- && !++a[size])
+		;
+}
 #endif
 #define __init
 #define __exit
@@ -77,5 +86,14 @@ static inline void crypto_xor_cpy(u8 *dst, const u8 *a, const u8 *b,
 {
 	while (len--)
 		*dst++ = *a++ ^ *b++;
+}
+
+#define min_t(type, a, b)	((type)(a) < (type)(b) ? (type)(a) : (type)(b))
+
+/* Increment a big-endian counter of @size bytes. */
+static inline void crypto_inc(u8 *a, unsigned int size)
+{
+	while (size-- && !++a[size])
+		;
 }
 #endif
