@@ -1,9 +1,9 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * The glue shared by every SM4 driver: one implementation of
- * ecb/cbc/cfb/ctr/xts(sm4) request handling and of the single-block
- * cipher, parameterised by a driver's bulk functions (see
- * include/sm4/glue.h).
+ * ecb/cbc/cfb/ctr/xts(sm4) and cts(cbc(sm4)) request handling and of the
+ * single-block cipher, parameterised by a driver's bulk functions (see
+ * include/sm4/glue.h); gcm(sm4) is in sm4_aead_glue.c.
  */
 
 #include <linux/module.h>
@@ -28,6 +28,7 @@ static const char * const sm4_mode_names[SM4_NUM_MODES] = {
 	[SM4_MODE_CFB] = "cfb",
 	[SM4_MODE_CTR] = "ctr",
 	[SM4_MODE_XTS] = "xts",
+	[SM4_MODE_CTS] = "cts",
 };
 
 static const struct sm4_skcipher_alg *
@@ -43,7 +44,7 @@ sm4_skcipher_alg_of(struct crypto_skcipher *tfm)
  * when the request is below the driver's scalar threshold; the driver's
  * small_ops below its small_below.
  */
-static const struct sm4_mode_ops *
+const struct sm4_mode_ops *
 sm4_glue_ops(const struct sm4_skcipher_driver *drv, unsigned int len,
 	     bool *simd)
 {
@@ -76,11 +77,9 @@ int sm4_simd_expandkey(int (*expandkey)(struct sm4_ctx *ctx, const u8 *key,
 	sm4_simd_end();
 	return err;
 }
-EXPORT_SYMBOL_GPL(sm4_simd_expandkey);
 
-static int sm4_glue_expandkey(const struct sm4_skcipher_driver *drv,
-			      struct sm4_ctx *ctx, const u8 *key,
-			      unsigned int key_len)
+int sm4_glue_expandkey(const struct sm4_skcipher_driver *drv,
+		       struct sm4_ctx *ctx, const u8 *key, unsigned int key_len)
 {
 	return sm4_simd_expandkey(drv->expandkey, drv->uses_simd, ctx, key,
 				  key_len);
@@ -292,6 +291,72 @@ static int sm4_xts_crypt(struct skcipher_request *req, bool enc)
 	return err;
 }
 
+/*
+ * cts(cbc(sm4)): the blocks before the last two through the CBC walk,
+ * the last 17..32 bytes (or a lone block) through sm4_mode_cts_*() in a
+ * stack buffer, so dst only ever receives final output.
+ */
+static int sm4_cts_crypt(struct skcipher_request *req, bool enc)
+{
+	struct crypto_skcipher *tfm = crypto_skcipher_reqtfm(req);
+	const struct sm4_skcipher_alg *salg = sm4_skcipher_alg_of(tfm);
+	const struct sm4_ctx *ctx = crypto_skcipher_ctx(tfm);
+	unsigned int len = req->cryptlen;
+	unsigned int last, bulk_len;
+	u8 buf[2 * SM4_BLOCK_SIZE];
+	struct sm4_glue_job job = {
+		.mode = SM4_MODE_CBC,
+		.enc = enc,
+		.rk = enc ? ctx->rkey_enc : ctx->rkey_dec,
+	};
+	struct skcipher_request subreq;
+	int err = 0;
+	bool simd;
+
+	if (len < SM4_BLOCK_SIZE)
+		return -EINVAL;
+	job.ops = sm4_glue_ops(salg->drv, len, &simd);
+
+	/* The final 1..16 bytes and the full block before them. */
+	last = len == SM4_BLOCK_SIZE ? SM4_BLOCK_SIZE :
+	       SM4_BLOCK_SIZE + len - (len - 1) / SM4_BLOCK_SIZE *
+				     SM4_BLOCK_SIZE;
+	bulk_len = len - last;
+
+	if (bulk_len) {
+		skcipher_request_set_tfm(&subreq, tfm);
+		skcipher_request_set_callback(&subreq,
+					      skcipher_request_flags(req),
+					      NULL, NULL);
+		skcipher_request_set_crypt(&subreq, req->src, req->dst,
+					   bulk_len, req->iv);
+		err = sm4_glue_walk(&subreq, &job, simd);
+		if (err)
+			return err;
+	}
+
+	scatterwalk_map_and_copy(buf, req->src, bulk_len, last, 0);
+	if (simd)
+		sm4_simd_begin();
+	(enc ? sm4_mode_cts_encrypt : sm4_mode_cts_decrypt)
+		(job.ops, job.rk, buf, buf, last, req->iv);
+	if (simd)
+		sm4_simd_end();
+	scatterwalk_map_and_copy(buf, req->dst, bulk_len, last, 1);
+	memzero_explicit(buf, sizeof(buf));
+	return 0;
+}
+
+static int sm4_cts_encrypt(struct skcipher_request *req)
+{
+	return sm4_cts_crypt(req, true);
+}
+
+static int sm4_cts_decrypt(struct skcipher_request *req)
+{
+	return sm4_cts_crypt(req, false);
+}
+
 static int sm4_skcipher_encrypt(struct skcipher_request *req)
 {
 	return sm4_skcipher_crypt(req, true);
@@ -318,17 +383,21 @@ static void sm4_skcipher_fill(struct sm4_skcipher_driver *drv,
 	struct sm4_skcipher_alg *salg = &drv->algs[mode];
 	struct skcipher_alg *alg = &salg->alg;
 	bool xts = mode == SM4_MODE_XTS;
+	bool cts = mode == SM4_MODE_CTS;
 	bool stream = mode == SM4_MODE_CFB || mode == SM4_MODE_CTR;
 
 	memset(salg, 0, sizeof(*salg));
 	salg->drv = drv;
 	salg->mode = mode;
 
-	snprintf(alg->base.cra_name, sizeof(alg->base.cra_name), "%s(sm4)",
-		 sm4_mode_names[mode]);
+	/* cts over cbc: "cts(cbc(sm4))", "cts-cbc-sm4-<name>". */
+	snprintf(alg->base.cra_name, sizeof(alg->base.cra_name), "%s%s(sm4)%s",
+		 sm4_mode_names[mode], cts ? "(cbc" : "", cts ? ")" : "");
 	snprintf(alg->base.cra_driver_name, sizeof(alg->base.cra_driver_name),
-		 "%s-sm4-%s", sm4_mode_names[mode], drv->name);
-	alg->base.cra_priority = drv->priority;
+		 "%s-%ssm4-%s", sm4_mode_names[mode], cts ? "cbc-" : "",
+		 drv->name);
+	/* cts: above the cts template over this driver's cbc. */
+	alg->base.cra_priority = drv->priority + cts;
 	alg->base.cra_blocksize = stream ? 1 : SM4_BLOCK_SIZE;
 	alg->base.cra_ctxsize = xts ? sizeof(struct sm4_xts_ctx) :
 				      sizeof(struct sm4_ctx);
@@ -341,6 +410,11 @@ static void sm4_skcipher_fill(struct sm4_skcipher_driver *drv,
 	alg->setkey = xts ? sm4_xts_setkey : sm4_skcipher_setkey;
 	alg->encrypt = xts ? sm4_xts_encrypt : sm4_skcipher_encrypt;
 	alg->decrypt = xts ? sm4_xts_decrypt : sm4_skcipher_decrypt;
+	if (cts) {
+		alg->walksize = 2 * SM4_BLOCK_SIZE;
+		alg->encrypt = sm4_cts_encrypt;
+		alg->decrypt = sm4_cts_decrypt;
+	}
 }
 
 /* ---- The single-block cipher "sm4" -------------------------------- */
@@ -434,6 +508,14 @@ int sm4_skcipher_register(struct sm4_skcipher_driver *drv)
 		}
 		drv->algs[mode].registered = true;
 	}
+
+	if (drv->gcm) {
+		err = sm4_gcm_register(drv);
+		if (err) {
+			sm4_skcipher_unregister(drv);
+			return err;
+		}
+	}
 	return 0;
 }
 EXPORT_SYMBOL_GPL(sm4_skcipher_register);
@@ -442,6 +524,7 @@ void sm4_skcipher_unregister(struct sm4_skcipher_driver *drv)
 {
 	enum sm4_mode mode;
 
+	sm4_gcm_unregister(drv);
 	for (mode = 0; mode < SM4_NUM_MODES; mode++) {
 		if (!drv->algs[mode].registered)
 			continue;

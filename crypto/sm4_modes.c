@@ -279,3 +279,63 @@ int sm4_mode_xts_decrypt(const struct sm4_mode_ops *ops, const u32 *rk,
 	return sm4_mode_xts_crypt(ops, rk, dst, src, len, tweak, false);
 }
 EXPORT_SYMBOL_GPL(sm4_mode_xts_decrypt);
+
+/*
+ * CBC-CS3.  With P(n-1) the last full block and P(n) the final d bytes
+ * (1..16): C' = E(P(n-1) ^ C(n-2)), and the output ends in
+ * E(pad(P(n)) ^ C') followed by the first d bytes of C'.
+ */
+static int sm4_mode_cts_crypt(const struct sm4_mode_ops *ops, const u32 *rk,
+			      u8 *dst, const u8 *src, unsigned int len,
+			      u8 *iv, bool enc)
+{
+	sm4_chain_fn cbc = enc ? ops->cbc_enc : ops->cbc_dec;
+	unsigned int last, bulk;
+	u8 a[SM4_BLOCK_SIZE], b[SM4_BLOCK_SIZE];
+
+	if (len < SM4_BLOCK_SIZE)
+		return -EINVAL;
+	if (len == SM4_BLOCK_SIZE) {
+		cbc(rk, dst, src, 1, iv);
+		return 0;
+	}
+	last = len - (len - 1) / SM4_BLOCK_SIZE * SM4_BLOCK_SIZE;
+	bulk = len - SM4_BLOCK_SIZE - last;
+	if (bulk)
+		cbc(rk, dst, src, bulk / SM4_BLOCK_SIZE, iv);
+	src += bulk;
+	dst += bulk;
+
+	if (enc) {
+		memset(b, 0, sizeof(b));
+		memcpy(b, src + SM4_BLOCK_SIZE, last);
+		cbc(rk, a, src, 1, iv);			/* a = C' */
+		cbc(rk, b, b, 1, iv);
+	} else {
+		/* D(first block) = pad(P(n)) ^ C'; C' ends like it. */
+		ops->ecb(rk, a, src, 1);
+		memcpy(b, src + SM4_BLOCK_SIZE, last);
+		memcpy(b + last, a + last, SM4_BLOCK_SIZE - last);
+		crypto_xor(a, b, SM4_BLOCK_SIZE);	/* a = P(n), padded */
+		cbc(rk, b, b, 1, iv);			/* b = P(n-1) */
+	}
+	memcpy(dst, b, SM4_BLOCK_SIZE);
+	memcpy(dst + SM4_BLOCK_SIZE, a, last);
+	memzero_explicit(a, sizeof(a));
+	memzero_explicit(b, sizeof(b));
+	return 0;
+}
+
+int sm4_mode_cts_encrypt(const struct sm4_mode_ops *ops, const u32 *rk,
+			 u8 *dst, const u8 *src, unsigned int len, u8 *iv)
+{
+	return sm4_mode_cts_crypt(ops, rk, dst, src, len, iv, true);
+}
+EXPORT_SYMBOL_GPL(sm4_mode_cts_encrypt);
+
+int sm4_mode_cts_decrypt(const struct sm4_mode_ops *ops, const u32 *rk,
+			 u8 *dst, const u8 *src, unsigned int len, u8 *iv)
+{
+	return sm4_mode_cts_crypt(ops, rk, dst, src, len, iv, false);
+}
+EXPORT_SYMBOL_GPL(sm4_mode_cts_decrypt);

@@ -5,8 +5,11 @@
  * A driver describes itself with struct sm4_skcipher_driver (its name
  * suffix, priority, bulk functions) and calls sm4_skcipher_register(),
  * which builds and registers synchronous ecb/cbc/cfb/ctr/xts(sm4)
- * skciphers named "<mode>-sm4-<name>" and, if asked, the single-block
- * cipher "sm4" named "sm4-<name>".  The glue walks requests, runs the
+ * skciphers named "<mode>-sm4-<name>", cts(cbc(sm4)) named
+ * "cts-cbc-sm4-<name>" (over the driver's cbc and one-block ecb), if
+ * asked the single-block cipher "sm4" named "sm4-<name>", and, for a
+ * driver with GHASH functions (.gcm, include/sm4/gcm.h), the AEAD
+ * gcm(sm4) named "gcm-sm4-<name>".  The glue walks requests, runs the
  * bulk functions inside SIMD sections of at most SM4_SIMD_CHUNK bytes, and
  * falls back to sm4_generic_mode_ops when SIMD is not usable in the
  * calling context.  It lives in sm4_generic.ko.
@@ -16,7 +19,9 @@
 
 #include <crypto/algapi.h>
 #include <crypto/skcipher.h>
+#include <crypto/internal/aead.h>
 #include <sm4/modes.h>
+#include <sm4/gcm.h>
 
 /* Bytes processed per kernel_fpu/neon_begin() ... end() section at most. */
 #define SM4_SIMD_CHUNK	PAGE_SIZE
@@ -27,6 +32,7 @@ enum sm4_mode {
 	SM4_MODE_CFB,
 	SM4_MODE_CTR,
 	SM4_MODE_XTS,
+	SM4_MODE_CTS,		/* cts(cbc(sm4)), CS3 as crypto/cts.c */
 	SM4_NUM_MODES
 };
 
@@ -75,15 +81,24 @@ struct sm4_skcipher_driver {
 	 * "sm4-<name>") at this priority; it uses ops->ecb on one block.
 	 */
 	int cipher_priority;
+	/*
+	 * Optional, for uses_simd drivers: GHASH functions; if set,
+	 * gcm(sm4) is registered too (priority + 1, above the gcm template
+	 * over this driver's ctr).  It uses .ops (not .small_ops) for its
+	 * counter blocks and follows .scalar_below on assoclen + cryptlen.
+	 */
+	const struct sm4_gcm_ops *gcm;
 	/* Filled in by sm4_skcipher_register(). */
 	struct sm4_skcipher_alg algs[SM4_NUM_MODES];
 	struct crypto_alg cipher;
 	bool cipher_registered;
+	struct aead_alg gcm_alg;
+	bool gcm_registered;
 };
 
 #define SM4_ALL_MODES	((1U << SM4_NUM_MODES) - 1)
 
-/* Module aliases for the five skciphers of driver suffix @name. */
+/* Module aliases for the skciphers of driver suffix @name. */
 #define MODULE_ALIAS_SM4_SKCIPHERS(name)				\
 	MODULE_ALIAS_CRYPTO("ecb(sm4)");				\
 	MODULE_ALIAS_CRYPTO("ecb-sm4-" name);				\
@@ -94,18 +109,35 @@ struct sm4_skcipher_driver {
 	MODULE_ALIAS_CRYPTO("ctr(sm4)");				\
 	MODULE_ALIAS_CRYPTO("ctr-sm4-" name);				\
 	MODULE_ALIAS_CRYPTO("xts(sm4)");				\
-	MODULE_ALIAS_CRYPTO("xts-sm4-" name)
+	MODULE_ALIAS_CRYPTO("xts-sm4-" name);				\
+	MODULE_ALIAS_CRYPTO("cts(cbc(sm4))");				\
+	MODULE_ALIAS_CRYPTO("cts-cbc-sm4-" name)
+
+/* Module aliases for gcm(sm4) of driver suffix @name. */
+#define MODULE_ALIAS_SM4_GCM(name)					\
+	MODULE_ALIAS_CRYPTO("gcm(sm4)");				\
+	MODULE_ALIAS_CRYPTO("gcm-sm4-" name)
 
 int sm4_skcipher_register(struct sm4_skcipher_driver *drv);
+void sm4_skcipher_unregister(struct sm4_skcipher_driver *drv);
+
 /*
- * Expand @key with @expandkey inside a SIMD section when @uses_simd and
- * SIMD is usable, with sm4_expandkey() otherwise; -EINVAL unless @key_len
- * is SM4_KEY_SIZE.
+ * Internal to sm4_generic.ko: gcm(sm4) (crypto/sm4_aead_glue.c) and what
+ * it shares with crypto/sm4_glue.c: the bulk functions for a request of
+ * @len bytes (*@simd: whether to run them in a SIMD section), and the
+ * key expansion.
  */
+int sm4_gcm_register(struct sm4_skcipher_driver *drv);
+void sm4_gcm_unregister(struct sm4_skcipher_driver *drv);
+const struct sm4_mode_ops *
+sm4_glue_ops(const struct sm4_skcipher_driver *drv, unsigned int len,
+	     bool *simd);
+int sm4_glue_expandkey(const struct sm4_skcipher_driver *drv,
+		       struct sm4_ctx *ctx, const u8 *key, unsigned int key_len);
+/* The same for the MAC family's drivers (crypto/sm4_mac_glue.c). */
 int sm4_simd_expandkey(int (*expandkey)(struct sm4_ctx *ctx, const u8 *key,
 					unsigned int key_len),
 		       bool uses_simd, struct sm4_ctx *ctx, const u8 *key,
 		       unsigned int key_len);
-void sm4_skcipher_unregister(struct sm4_skcipher_driver *drv);
 
 #endif /* _SM4_CRYPTO_GLUE_H */

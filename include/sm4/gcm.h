@@ -1,0 +1,141 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * GCM for SM4, written once over a driver's GHASH functions.
+ *
+ * A driver that accelerates gcm(sm4) sets .gcm of its struct
+ * sm4_skcipher_driver (include/sm4/glue.h) to a struct sm4_gcm_ops; the
+ * shared glue (crypto/sm4_aead_glue.c) then registers the AEAD
+ * "gcm(sm4)", driver "gcm-sm4-<name>", and does everything else: the
+ * scatterlist walks of associated data and text (any lengths, split
+ * anywhere, in place or not), partial blocks, the lengths block, the tag
+ * (every length gcm accepts: 4, 8, 12..16), its constant-time check, the
+ * SIMD sections (at most SM4_SIMD_CHUNK bytes each) and the portable
+ * fallback when SIMD is not usable.
+ *
+ * Decryption verifies before it decrypts: GHASH runs over the ciphertext
+ * in src first, and only when the tag matches is the text decrypted into
+ * dst.  On -EBADMSG nothing has been written to dst.
+ *
+ * The GHASH state (struct sm4_ghash) is shared by every implementation:
+ * .acc is the GHASH value X_i as the 16 bytes of the GCM specification
+ * (NIST SP 800-38D), so the portable code and a driver's code can
+ * continue each other's work.  .table points at the key's table of H
+ * powers in the driver's own layout (made by ops->init), or for the
+ * portable code at H itself.
+ *
+ * The functions below (crypto/sm4_gcm.c) work on linear buffers and are
+ * also what the userspace harness (tests/unit) tests the drivers with.
+ */
+#ifndef _SM4_CRYPTO_GCM_H
+#define _SM4_CRYPTO_GCM_H
+
+#include <sm4/modes.h>
+
+#define SM4_GCM_IV_SIZE		12
+#define SM4_GCM_MAX_AUTHSIZE	16
+/* Bytes a driver's table of H powers may use at most. */
+#define SM4_GCM_TABLE_SIZE	512
+
+/*
+ * The GHASH state of one request.  Drivers' functions read and write
+ * .acc (offset 0) and read .table (offset 16); the rest belongs to
+ * sm4_ghash_update().  Wipe with memzero_explicit() when done.
+ */
+struct sm4_ghash {
+	u8 acc[16];
+	const u8 *table;
+	u8 buf[16];		/* a partial block not yet hashed */
+	unsigned int buflen;
+};
+
+/*
+ * A driver's GHASH functions.  All run inside a SIMD section.
+ *
+ * init:  fill @table (SM4_GCM_TABLE_SIZE bytes, no alignment) from
+ *        H = E_K(0^128) (@h, GCM byte order).
+ * ghash: hash @nblocks >= 1 full blocks of @src into @gh->acc.
+ * enc:   optional (NULL: the glue uses the mode ops' ctr, then ghash):
+ *        CTR-encrypt @nblocks >= 1 full blocks @src -> @dst (may be
+ *        equal) with the round keys @rk (rkey_enc) and the counter
+ *        @ctr, exactly as sm4_mode_ops.ctr (128-bit big-endian counter,
+ *        updated), and hash the ciphertext into @gh->acc.  GCM's
+ *        counter is only the low 32 bits, but a request has fewer than
+ *        2^28 blocks and starts at 2, so the two never differ.
+ *        Must not read back what it wrote to @dst.
+ */
+struct sm4_gcm_ops {
+	void (*init)(u8 *table, const u8 *h);
+	void (*ghash)(struct sm4_ghash *gh, const u8 *src,
+		      unsigned int nblocks);
+	void (*enc)(const u32 *rk, u8 *dst, const u8 *src,
+		    unsigned int nblocks, u8 *ctr, struct sm4_ghash *gh);
+};
+
+/*
+ * Declare the GHASH functions of a backend named @prefix as its assembly
+ * defines them (@prefix##_gcm_init, _ghash, _gcm_enc; reached through
+ * pointers, so SYM_TYPED_FUNC_START) and define @ops_name over them.
+ */
+#define SM4_DEFINE_GCM_OPS(ops_name, prefix)				\
+asmlinkage void prefix##_gcm_init(u8 *table, const u8 *h);		\
+asmlinkage void prefix##_ghash(struct sm4_ghash *gh, const u8 *src,	\
+			       unsigned int nblocks);			\
+asmlinkage void prefix##_gcm_enc(const u32 *rk, u8 *dst, const u8 *src, \
+				 unsigned int nblocks, u8 *ctr,		\
+				 struct sm4_ghash *gh);			\
+static const struct sm4_gcm_ops ops_name = {				\
+	.init	= prefix##_gcm_init,					\
+	.ghash	= prefix##_ghash,					\
+	.enc	= prefix##_gcm_enc,					\
+}
+
+/*
+ * The portable GHASH (constant time: no table indexed by data or key);
+ * its .table is H itself (16 bytes), init is NULL and enc is NULL.
+ */
+extern const struct sm4_gcm_ops sm4_gcm_generic_ops;
+
+/* Start @gh with .acc = 0 over @table. */
+void sm4_ghash_start(struct sm4_ghash *gh, const u8 *table);
+
+/* Hash @len bytes of a stream (associated data or ciphertext). */
+void sm4_ghash_update(const struct sm4_gcm_ops *gops, struct sm4_ghash *gh,
+		      const u8 *data, unsigned int len);
+
+/* End a stream: hash a partial block padded with zeros. */
+void sm4_ghash_pad(const struct sm4_gcm_ops *gops, struct sm4_ghash *gh);
+
+/*
+ * @ctr (16 bytes) := the first counter block of the text for @iv
+ * (SM4_GCM_IV_SIZE bytes): IV || 00000002.
+ */
+void sm4_gcm_first_ctr(u8 *ctr, const u8 *iv);
+
+/*
+ * Encrypt one piece of text: @len bytes, a multiple of 16 except in the
+ * last piece, @src -> @dst (may be equal), hashing the ciphertext into
+ * @gh.  Associated data must have been hashed and padded before.
+ */
+void sm4_gcm_encrypt_piece(const struct sm4_mode_ops *ops,
+			   const struct sm4_gcm_ops *gops, const u32 *rk,
+			   struct sm4_ghash *gh, u8 *dst, const u8 *src,
+			   unsigned int len, u8 *ctr);
+
+/*
+ * The full tag (SM4_GCM_MAX_AUTHSIZE bytes) into @tag, after all
+ * associated data and ciphertext have been hashed: pads, hashes the
+ * lengths block, and masks with E_K(J0) for @iv.
+ */
+void sm4_gcm_tag(const struct sm4_mode_ops *ops,
+		 const struct sm4_gcm_ops *gops, const u32 *rk,
+		 struct sm4_ghash *gh, const u8 *iv, u64 assoclen,
+		 u64 cryptlen, u8 *tag);
+
+/* Whether gcm accepts @authsize (crypto_gcm_check_authsize's rule). */
+static inline bool sm4_gcm_authsize_ok(unsigned int authsize)
+{
+	return authsize == 4 || authsize == 8 ||
+	       (authsize >= 12 && authsize <= 16);
+}
+
+#endif /* _SM4_CRYPTO_GCM_H */
