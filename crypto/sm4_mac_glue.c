@@ -444,7 +444,11 @@ static void sm4_ccm_fill(struct sm4_mac_driver *drv)
 	strscpy(alg->base.cra_name, "ccm(sm4)", sizeof(alg->base.cra_name));
 	snprintf(alg->base.cra_driver_name, sizeof(alg->base.cra_driver_name),
 		 "ccm-sm4-%s", drv->name);
-	alg->base.cra_priority = drv->priority;
+	/*
+	 * Above the ccm template over this driver's ctr and cbcmac, whose
+	 * priority is their mean.
+	 */
+	alg->base.cra_priority = drv->priority + 1;
 	alg->base.cra_blocksize = 1;
 	alg->base.cra_ctxsize = sizeof(struct sm4_ctx);
 	alg->base.cra_module = drv->owner;

@@ -3,8 +3,9 @@
  * sm4-ce: SM4 ecb/cbc/cfb/ctr/xts skciphers and the cbcmac/cmac/xcbc
  * hashes with the arm64 SM4 Crypto Extensions (SM4E, SM4EKEY), driver
  * names "<mode>-sm4-ce", registered through the shared glue of
- * sm4_generic.ko.  Its bulk functions also serve sm4-ce-ccm.ko (through
- * sm4_ce_mode_ops and sm4_ce_mac_ops).
+ * sm4_generic.ko.  Its bulk functions also serve sm4-ce-ccm.ko and
+ * sm4-ce-gcm.ko (through sm4_ce_mode_ops, sm4_ce_mac_ops and
+ * sm4_ce_gcm_ops).
  *
  * Like upstream's sm4-ce.ko it also exports sm4_ce_expand_key,
  * sm4_ce_crypt_block and sm4_ce_cbc_enc (sm4-ce.h), which upstream's
@@ -21,12 +22,18 @@
 #include <sm4/compat.h>
 #include <sm4/glue.h>
 #include <sm4/mac_glue.h>
+#include <sm4/gcm.h>
 #include "sm4-ce.h"
 
 SM4_DEFINE_MODE_OPS(sm4_ce_ops, sm4_ce_bulk);
 
 const struct sm4_mode_ops *const sm4_ce_mode_ops = &sm4_ce_ops;
 EXPORT_SYMBOL_GPL(sm4_ce_mode_ops);
+
+SM4_DEFINE_GCM_OPS(sm4_ce_gcm_ops_tbl, sm4_ce);
+
+const struct sm4_gcm_ops *const sm4_ce_gcm_ops = &sm4_ce_gcm_ops_tbl;
+EXPORT_SYMBOL_GPL(sm4_ce_gcm_ops);
 
 const struct sm4_mac_ops sm4_ce_mac_ops = {
 	.cbcmac		= sm4_ce_cbcmac,

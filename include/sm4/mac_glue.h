@@ -6,7 +6,8 @@
  * A driver describes itself with struct sm4_mac_driver (its name suffix,
  * priority, its skcipher bulk functions for CTR, its struct sm4_mac_ops)
  * and calls sm4_mac_register(), which registers "cbcmac-sm4-<name>",
- * "cmac-sm4-<name>", "xcbc-sm4-<name>" and "ccm-sm4-<name>" as asked.
+ * "cmac-sm4-<name>", "xcbc-sm4-<name>" (at the driver's priority) and
+ * "ccm-sm4-<name>" (priority + 1, above the ccm template) as asked.
  * The glue walks requests, runs the bulk functions inside SIMD sections of
  * at most SM4_SIMD_CHUNK bytes, and falls back to the portable code when
  * SIMD is not usable.  It lives in sm4_generic.ko (crypto/sm4_mac_glue.c).

@@ -67,7 +67,7 @@ static int gcry_cbc_last(const uint8_t *key, const uint8_t *p, size_t len,
 
 /*
  * The MAC (cbcmac: the kernel's, zero padding, no length; xcbc: RFC 3566
- * from ECB and CBC) or CCM ciphertext and tag of @v, by libgcrypt.
+ * from ECB and CBC) or CCM/GCM ciphertext and tag of @v, by libgcrypt.
  */
 int sm4_gcry_mac(struct sm4_mac_vec *v)
 {
@@ -123,6 +123,23 @@ int sm4_gcry_mac(struct sm4_mac_vec *v)
 		if (!err)
 			err = gcry_cbc_last(k, m, padded, v->out + v->len);
 		free(m);
+		break;
+	case SM4_MV_GCM:
+		err = gcry_cipher_open(&h, GCRY_CIPHER_SM4,
+				       GCRY_CIPHER_MODE_GCM, 0);
+		if (!err)
+			err = gcry_cipher_setkey(h, v->key, 16);
+		if (!err)
+			err = gcry_cipher_setiv(h, v->iv, 12);
+		if (!err)
+			err = gcry_cipher_authenticate(h, v->aad, v->alen);
+		if (!err)
+			err = gcry_cipher_encrypt(h, v->out, v->len, v->text,
+						  v->len);
+		if (!err)
+			err = gcry_cipher_gettag(h, v->out + v->len,
+						 v->taglen);
+		gcry_cipher_close(h);
 		break;
 	default:
 		lens[0] = v->len;

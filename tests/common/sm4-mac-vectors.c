@@ -43,7 +43,7 @@ int sm4_mac_vec_make(struct sm4_mac_vec *v, unsigned long i, uint64_t *seed)
 		if (v->kind == SM4_MV_CCM && (r >> 40) % 64 == 0)
 			v->alen = 0xff00 - 8 + (r >> 48) % 64;
 	}
-	if (v->kind != SM4_MV_CCM)
+	if (v->kind < SM4_MV_CCM)
 		v->alen = 0;
 	sm4_vec_fill(seed, v->key, 16);
 	if (v->kind == SM4_MV_CCM) {
@@ -52,6 +52,11 @@ int sm4_mac_vec_make(struct sm4_mac_vec *v, unsigned long i, uint64_t *seed)
 		l = 2 + (r >> 8) % 7;		/* L = 2..8 */
 		v->iv[0] = l - 1;
 		sm4_vec_fill(seed, v->iv + 1, 15 - l);
+	} else if (v->kind == SM4_MV_GCM) {
+		static const uint8_t gcm_tags[] = { 4, 8, 12, 13, 14, 15, 16 };
+
+		v->taglen = gcm_tags[sm4_vec_rand(seed) % 7];
+		sm4_vec_fill(seed, v->iv, 12);
 	} else {
 		v->taglen = 16;
 	}

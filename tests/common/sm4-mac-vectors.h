@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
- * Test vectors of the CBC-MAC family (cbcmac, cmac, xcbc, ccm), computed
+ * Test vectors of the AEADs and MACs (cbcmac, cmac, xcbc, ccm, gcm), computed
  * on the host by libgcrypt (gen-vectors --mac), checked by the userspace
  * harness (tests/unit/mac_test.c).
  *
@@ -8,8 +8,9 @@
  *   header:  "SM4MAC01" (8 bytes), u32 record count
  *   record:  u8 kind (enum sm4_mac_kind), u8 tag length, u16 flags (0),
  *            u32 associated-data length A, u32 text length N, key[16],
- *            iv[16] (CCM: iv[0] = L - 1, the nonce, zeros), aad[A],
- *            text[N], out[N + 16]: CCM the ciphertext and the tag
+ *            iv[16] (CCM: iv[0] = L - 1, the nonce, zeros; GCM: the
+ *            12-byte IV, zeros), aad[A], text[N], out[N + 16]: CCM and
+ *            GCM the ciphertext and the tag
  *            (tag length bytes, then zeros); the MACs the 16-byte MAC
  *            of the text, then zeros.
  */
@@ -26,11 +27,12 @@ enum sm4_mac_kind {
 	SM4_MV_CMAC,
 	SM4_MV_XCBC,
 	SM4_MV_CCM,
+	SM4_MV_GCM,
 	SM4_MV_NUM_KINDS
 };
 
 static const char * const sm4_mac_kind_names[SM4_MV_NUM_KINDS] = {
-	"cbcmac", "cmac", "xcbc", "ccm",
+	"cbcmac", "cmac", "xcbc", "ccm", "gcm",
 };
 
 struct sm4_mac_vec {
@@ -50,8 +52,8 @@ struct sm4_mac_vec {
  * 0..SM4_MAC_VEC_SEQ in order first (associated data 0..299 alongside),
  * then random ones, mostly short, one in eight up to 4 KiB (text and
  * associated data), one in 64 CCM cases with associated data of at
- * least 0xff00 bytes (the six-byte length encoding); tag lengths 4..16
- * even, L' 1..7.
+ * least 0xff00 bytes (the six-byte length encoding); CCM tag lengths
+ * 4..16 even, L' 1..7; GCM tag lengths 4, 8, 12..16.
  */
 #define SM4_MAC_VEC_SEQ	520
 int sm4_mac_vec_make(struct sm4_mac_vec *v, unsigned long i, uint64_t *seed);

@@ -62,6 +62,18 @@ static inline void put_unaligned_be32(u32 v, void *p)
 	b[0] = v >> 24; b[1] = v >> 16; b[2] = v >> 8; b[3] = v;
 }
 
+static inline u64 get_unaligned_be64(const void *p)
+{
+	return (u64)get_unaligned_be32(p) << 32 |
+	       get_unaligned_be32((const u8 *)p + 4);
+}
+
+static inline void put_unaligned_be64(u64 v, void *p)
+{
+	put_unaligned_be32(v >> 32, p);
+	put_unaligned_be32((u32)v, (u8 *)p + 4);
+}
+
 static inline u64 get_unaligned_le64(const void *p)
 {
 	u64 v;
