@@ -260,7 +260,8 @@ driver_needs()
 	sm4-gfni-avx512-x86_64)
 		echo gfni avx512f avx512bw avx512vl vpclmulqdq avx avx2 ;;
 	sm4-neon) echo asimd ;;
-	sm4-ce|sm4-ce-cipher) echo sm4 ;;
+	sm4-ce|sm4-ce-cipher|sm4-ce-ccm) echo sm4 ;;
+	sm4-ce-gcm) echo sm4 pmull ;;
 	*) echo "" ;;
 	esac
 }
@@ -308,7 +309,7 @@ is_loaded()
 # registered its algorithms.
 check_proc_crypto()
 {
-	local tag=$1 m modes x n
+	local tag=$1 m modes x n want
 
 	crypto_table >/tmp/crypto.tab
 	if awk '$2 == "sm4-generic" && $1 == "sm4" && $3 == "sm4_generic" &&
@@ -339,7 +340,7 @@ check_proc_crypto()
 			else
 				fail "$tag $drv ($name, $type, priority $prio): selftest $st"
 			fi
-			if [ "$type" = skcipher ]; then
+			if [ "$type" = skcipher ] || [ "$type" = aead ]; then
 				if [ "$async" = no ] && [ "$internal" != yes ]; then
 					pass "$tag $drv: async: no"
 				else
@@ -347,16 +348,21 @@ check_proc_crypto()
 				fi
 			fi
 		done </tmp/crypto.mod
-		# A multi-mode driver registers all five skciphers.
+		# A multi-mode driver registers all five skciphers; the
+		# AEAD/MAC modules what upstream's of that name do.
 		case $m in
 		sm4_generic|*_cipher) continue ;;
+		sm4_ce_ccm) want="ccm" ;;
+		sm4_ce_gcm) want="gcm" ;;
+		sm4_ce) want="ecb cbc cfb ctr xts cbcmac cmac xcbc" ;;
+		*) want="ecb cbc cfb ctr xts" ;;
 		esac
 		modes=
-		for x in ecb cbc cfb ctr xts; do
+		for x in $want; do
 			grep -q "^$x(sm4) " /tmp/crypto.mod || modes="$modes $x"
 		done
 		if [ -z "$modes" ]; then
-			pass "$tag $m registers ecb/cbc/cfb/ctr/xts(sm4)"
+			pass "$tag $m registers $(echo "$want" | tr ' ' /)(sm4)"
 		else
 			fail "$tag $m does not register:$modes"
 		fi
