@@ -191,21 +191,7 @@ CPU_LE(	rev	x7, x7	)
 .Lgcm_loop8:
 	cmp	w3, #8
 	b.lo	.Lgcm_tail
-	.irp	i, 0, 1, 2, 3, 4, 5, 6, 7
-	sm4_ctr_next \i
-	.endr
-	sm4_crypt8
-	ld1	{v8.16b-v11.16b}, [x2], #64
-	eor	v0.16b, v0.16b, v8.16b
-	eor	v1.16b, v1.16b, v9.16b
-	eor	v2.16b, v2.16b, v10.16b
-	eor	v3.16b, v3.16b, v11.16b
-	ld1	{v8.16b-v11.16b}, [x2], #64
-	eor	v4.16b, v4.16b, v8.16b
-	eor	v5.16b, v5.16b, v9.16b
-	eor	v6.16b, v6.16b, v10.16b
-	eor	v7.16b, v7.16b, v11.16b
-	sm4_st8
+	sm4_ctr8
 	gh_rbit	0, 1, 2, 3, 4, 5, 6, 7
 	eor	v0.16b, v0.16b, v12.16b
 	gh_mul8	9, 10, 11, 15, 8

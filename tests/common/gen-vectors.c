@@ -65,6 +65,36 @@ static int gcry_cbc_last(const uint8_t *key, const uint8_t *p, size_t len,
 	return err ? -1 : 0;
 }
 
+/* CCM or GCM ciphertext and tag of @v. */
+static int gcry_aead(struct sm4_mac_vec *v)
+{
+	bool ccm = v->kind == SM4_MV_CCM;
+	unsigned int l = v->iv[0] + 1;
+	uint64_t lens[3] = { v->len, v->alen, v->taglen };
+	gcry_cipher_hd_t h;
+	int err;
+
+	err = gcry_cipher_open(&h, GCRY_CIPHER_SM4, ccm ? GCRY_CIPHER_MODE_CCM :
+			       GCRY_CIPHER_MODE_GCM, 0);
+	if (!err)
+		err = gcry_cipher_setkey(h, v->key, 16);
+	/* CCM: the nonce after the kernel's iv[0] = L - 1 */
+	if (!err)
+		err = ccm ? gcry_cipher_setiv(h, v->iv + 1, 15 - l) :
+			    gcry_cipher_setiv(h, v->iv, 12);
+	if (!err && ccm)
+		err = gcry_cipher_ctl(h, GCRYCTL_SET_CCM_LENGTHS, lens,
+				      sizeof(lens));
+	if (!err)
+		err = gcry_cipher_authenticate(h, v->aad, v->alen);
+	if (!err)
+		err = gcry_cipher_encrypt(h, v->out, v->len, v->text, v->len);
+	if (!err)
+		err = gcry_cipher_gettag(h, v->out + v->len, v->taglen);
+	gcry_cipher_close(h);
+	return err;
+}
+
 /*
  * The MAC (cbcmac: the kernel's, zero padding, no length; xcbc: RFC 3566
  * from ECB and CBC) or CCM/GCM ciphertext and tag of @v, by libgcrypt.
@@ -72,13 +102,11 @@ static int gcry_cbc_last(const uint8_t *key, const uint8_t *p, size_t len,
 int sm4_gcry_mac(struct sm4_mac_vec *v)
 {
 	size_t padded = (v->len + 15) & ~(size_t)15;
-	unsigned int l = v->iv[0] + 1;
 	uint8_t k[48], *m;
 	gcry_cipher_hd_t h;
 	gcry_mac_hd_t mh;
 	size_t outlen = 16;
 	int err = 0, i;
-	uint64_t lens[3];
 
 	switch (v->kind) {
 	case SM4_MV_CMAC:
@@ -124,45 +152,8 @@ int sm4_gcry_mac(struct sm4_mac_vec *v)
 			err = gcry_cbc_last(k, m, padded, v->out + v->len);
 		free(m);
 		break;
-	case SM4_MV_GCM:
-		err = gcry_cipher_open(&h, GCRY_CIPHER_SM4,
-				       GCRY_CIPHER_MODE_GCM, 0);
-		if (!err)
-			err = gcry_cipher_setkey(h, v->key, 16);
-		if (!err)
-			err = gcry_cipher_setiv(h, v->iv, 12);
-		if (!err)
-			err = gcry_cipher_authenticate(h, v->aad, v->alen);
-		if (!err)
-			err = gcry_cipher_encrypt(h, v->out, v->len, v->text,
-						  v->len);
-		if (!err)
-			err = gcry_cipher_gettag(h, v->out + v->len,
-						 v->taglen);
-		gcry_cipher_close(h);
-		break;
 	default:
-		lens[0] = v->len;
-		lens[1] = v->alen;
-		lens[2] = v->taglen;
-		err = gcry_cipher_open(&h, GCRY_CIPHER_SM4,
-				       GCRY_CIPHER_MODE_CCM, 0);
-		if (!err)
-			err = gcry_cipher_setkey(h, v->key, 16);
-		if (!err)
-			err = gcry_cipher_setiv(h, v->iv + 1, 15 - l);
-		if (!err)
-			err = gcry_cipher_ctl(h, GCRYCTL_SET_CCM_LENGTHS, lens,
-					      sizeof(lens));
-		if (!err)
-			err = gcry_cipher_authenticate(h, v->aad, v->alen);
-		if (!err)
-			err = gcry_cipher_encrypt(h, v->out, v->len, v->text,
-						  v->len);
-		if (!err)
-			err = gcry_cipher_gettag(h, v->out + v->len,
-						 v->taglen);
-		gcry_cipher_close(h);
+		err = gcry_aead(v);
 		break;
 	}
 	if (err)

@@ -87,6 +87,45 @@ static bool check_mac(const struct sm4_test_impl *impl,
 	return !memcmp(st.dg, v->out + v->len, 16);
 }
 
+/*
+ * Decryption's second pass: CTR over @src (libgcrypt's ciphertext) in
+ * walk-like pieces (whole blocks but the last): true if that gives the
+ * plaintext.
+ */
+static bool ctr_pass(const struct sm4_test_impl *impl, const u32 *rk,
+		     const struct sm4_mac_vec *v, u8 *dst, const u8 *src,
+		     u8 *ctr, uint64_t *seed)
+{
+	unsigned int done, n;
+
+	for (done = 0; done < v->len; done += n) {
+		n = cut(seed, v->len - done, 16);
+		if (!n)
+			n = v->len - done;
+		sm4_mode_ctr_crypt(impl->ops, rk, dst + done, src + done, n,
+				   ctr);
+	}
+	return !memcmp(dst, v->text, v->len);
+}
+
+/*
+ * Put libgcrypt's ciphertext back into @src and flip one random bit of it
+ * or of @aad; false if both are empty.
+ */
+static bool tamper(const struct sm4_mac_vec *v, u8 *src, u8 *aad,
+		   uint64_t *seed)
+{
+	uint64_t r = sm4_vec_rand(seed);
+	u8 *p = v->len && (!v->alen || r % 2) ? src : aad;
+	unsigned int plen = p == src ? v->len : v->alen;
+
+	if (!plen)
+		return false;
+	memcpy(src, v->out, v->len);
+	p[(r >> 8) % plen] ^= 1 << ((r >> 40) % 8);
+	return true;
+}
+
 /* B0 and the associated data, as the glue does. */
 static int ccm_begin(const struct sm4_test_impl *impl, const u32 *rk,
 		     struct sm4_ccm_state *st, const struct sm4_mac_vec *v,
@@ -168,27 +207,13 @@ static bool check_ccm(const struct sm4_test_impl *impl,
 	sm4_ccm_start(impl->mac_ops, ctx.rkey_enc, &st, v->iv, v->alen, len,
 		      v->taglen);
 	sm4_ccm_text_ctr(&st, ctr);
-	for (done = 0; done < len; done += n) {
-		n = cut(seed, len - done, 16);
-		if (!n)
-			n = len - done;
-		sm4_mode_ctr_crypt(impl->ops, ctx.rkey_enc, dst + done,
-				   src + done, n, ctr);
-	}
-	ok &= !memcmp(dst, v->text, len);
+	ok &= ctr_pass(impl, ctx.rkey_enc, v, dst, src, ctr, seed);
 
 	/* A flipped bit in the ciphertext or the associated data. */
-	if (len || v->alen) {
-		uint64_t r = sm4_vec_rand(seed);
-		u8 *p = len && (!v->alen || r % 2) ? src : aad;
-		unsigned int plen = p == src ? len : v->alen;
-
-		memcpy(src, v->out, len);
-		p[(r >> 8) % plen] ^= 1 << ((r >> 40) % 8);
+	if (tamper(v, src, aad, seed))
 		ok &= !ccm_dec_tag(impl, ctx.rkey_enc, v, aad, src, tag,
 				   seed) &&
 		      memcmp(tag, v->out + len, v->taglen);
-	}
 	free(buf);
 	free(aad);
 	return ok;
@@ -278,22 +303,9 @@ static bool check_gcm(const struct sm4_test_impl *impl,
 	gcm_dec_tag(impl, &ctx, tbl, v, aad, src, tag, seed);
 	ok &= !memcmp(tag, v->out + len, v->taglen);
 	sm4_gcm_first_ctr(ctr, v->iv);
-	for (done = 0; done < len; done += n) {
-		n = cut(seed, len - done, 16);
-		if (!n)
-			n = len - done;
-		sm4_mode_ctr_crypt(impl->ops, ctx.rkey_enc, dst + done,
-				   src + done, n, ctr);
-	}
-	ok &= !memcmp(dst, v->text, len);
+	ok &= ctr_pass(impl, ctx.rkey_enc, v, dst, src, ctr, seed);
 
-	if (len || v->alen) {
-		uint64_t r = sm4_vec_rand(seed);
-		u8 *p = len && (!v->alen || r % 2) ? src : aad;
-		unsigned int plen = p == src ? len : v->alen;
-
-		memcpy(src, v->out, len);
-		p[(r >> 8) % plen] ^= 1 << ((r >> 40) % 8);
+	if (tamper(v, src, aad, seed)) {
 		gcm_dec_tag(impl, &ctx, tbl, v, aad, src, tag, seed);
 		ok &= memcmp(tag, v->out + len, v->taglen) != 0;
 	}
