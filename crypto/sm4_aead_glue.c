@@ -100,7 +100,8 @@ static void sm4_gcm_end(const struct sm4_gcm_sel *sel)
 /*
  * Hash the @len bytes of @sg from @offset as one GHASH stream (padded at
  * its end), copied through a stack buffer, with at most SM4_SIMD_CHUNK
- * bytes per SIMD section.
+ * bytes per SIMD section.  A stream starts on a block boundary, so an
+ * empty one hashes nothing.
  */
 static void sm4_gcm_hash_sg(const struct sm4_gcm_sel *sel,
 			    struct sm4_ghash *gh, struct scatterlist *sg,
@@ -109,6 +110,8 @@ static void sm4_gcm_hash_sg(const struct sm4_gcm_sel *sel,
 	u8 buf[256];
 	unsigned int in_section = 0;
 
+	if (!len)
+		return;
 	while (len) {
 		unsigned int n = min_t(unsigned int, len, sizeof(buf));
 
@@ -124,8 +127,6 @@ static void sm4_gcm_hash_sg(const struct sm4_gcm_sel *sel,
 			in_section = 0;
 		}
 	}
-	if (!in_section)
-		sm4_gcm_begin(sel);
 	sm4_ghash_pad(sel->gops, gh);
 	sm4_gcm_end(sel);
 }

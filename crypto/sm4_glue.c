@@ -202,6 +202,23 @@ static int sm4_glue_walk(struct skcipher_request *req,
 	return err;
 }
 
+/*
+ * The first @len bytes (whole blocks) of @req through sm4_glue_walk() as
+ * a subrequest chaining through req->iv.
+ */
+static int sm4_glue_walk_head(struct skcipher_request *req,
+			      struct sm4_glue_job *job, unsigned int len,
+			      bool simd)
+{
+	struct skcipher_request subreq;
+
+	skcipher_request_set_tfm(&subreq, crypto_skcipher_reqtfm(req));
+	skcipher_request_set_callback(&subreq, skcipher_request_flags(req),
+				      NULL, NULL);
+	skcipher_request_set_crypt(&subreq, req->src, req->dst, len, req->iv);
+	return sm4_glue_walk(&subreq, job, simd);
+}
+
 static int sm4_skcipher_crypt(struct skcipher_request *req, bool enc)
 {
 	struct crypto_skcipher *tfm = crypto_skcipher_reqtfm(req);
@@ -245,7 +262,6 @@ static int sm4_xts_crypt(struct skcipher_request *req, bool enc)
 		.rk = enc ? ctx->data.rkey_enc : ctx->data.rkey_dec,
 		.iv = tweak,
 	};
-	struct skcipher_request subreq;
 	int err = 0;
 	bool simd;
 
@@ -264,15 +280,8 @@ static int sm4_xts_crypt(struct skcipher_request *req, bool enc)
 	if (tail)
 		bulk_len -= SM4_BLOCK_SIZE + tail;
 
-	if (bulk_len) {
-		skcipher_request_set_tfm(&subreq, tfm);
-		skcipher_request_set_callback(&subreq,
-					      skcipher_request_flags(req),
-					      NULL, NULL);
-		skcipher_request_set_crypt(&subreq, req->src, req->dst,
-					   bulk_len, req->iv);
-		err = sm4_glue_walk(&subreq, &job, simd);
-	}
+	if (bulk_len)
+		err = sm4_glue_walk_head(req, &job, bulk_len, simd);
 
 	if (!err && tail) {
 		unsigned int len = SM4_BLOCK_SIZE + tail;
@@ -309,7 +318,6 @@ static int sm4_cts_crypt(struct skcipher_request *req, bool enc)
 		.enc = enc,
 		.rk = enc ? ctx->rkey_enc : ctx->rkey_dec,
 	};
-	struct skcipher_request subreq;
 	int err = 0;
 	bool simd;
 
@@ -324,13 +332,7 @@ static int sm4_cts_crypt(struct skcipher_request *req, bool enc)
 	bulk_len = len - last;
 
 	if (bulk_len) {
-		skcipher_request_set_tfm(&subreq, tfm);
-		skcipher_request_set_callback(&subreq,
-					      skcipher_request_flags(req),
-					      NULL, NULL);
-		skcipher_request_set_crypt(&subreq, req->src, req->dst,
-					   bulk_len, req->iv);
-		err = sm4_glue_walk(&subreq, &job, simd);
+		err = sm4_glue_walk_head(req, &job, bulk_len, simd);
 		if (err)
 			return err;
 	}

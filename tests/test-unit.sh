@@ -7,6 +7,9 @@
 #            implementation's mismatches in every mode (and nothing else).
 #            On a CPU without GFNI, gfni-avx2 again with GFNI emulated
 #            (GFNI_EMU_CASES random cases per mode, default 100).
+#            gcm(sm4) and cts(cbc(sm4)) of every backend against
+#            libgcrypt (sm4-gcm-test), and that it catches a broken
+#            GHASH and a broken CBC.
 #   aarch64: cross-built, run under qemu-aarch64(-static) with -cpu max
 #            (NEON and the SM4 instructions) and -cpu cortex-a57 (no SM4)
 #            against vectors computed by libgcrypt on the host (the modes,
@@ -77,9 +80,33 @@ expect_guard()
 		return 1
 	fi
 }
+# expect_gcm_broken: sm4-gcm-test on its broken implementation must fail
+# both suites for it (wrong cases counted) and nothing else.
+expect_gcm_broken()
+{
+	local log="$ROOT/tests/unit/build/gcm-broken.log" rc=0 s why=''
+
+	"$ROOT/tests/unit/build/sm4-gcm-test" --with-broken --impl broken \
+		--cases 50 >"$log" 2>&1 || rc=$?
+	[ "$rc" -eq 1 ] || why="exit status $rc, expected 1;"
+	for s in gcm cts; do
+		grep -qE "^FAIL: $s broken: [0-9]+ cases .*, [1-9][0-9]* wrong$" \
+			"$log" || why="$why no $s failure;"
+	done
+	! grep '^FAIL: ' "$log" | grep -qv '^FAIL: [a-z]* broken: ' ||
+		why="$why other failures;"
+	if [ -n "$why" ]; then
+		echo "FAIL: unit: sm4-gcm-test does not catch its broken GHASH/CBC: $why (log: $log)"
+		return 1
+	fi
+	echo "PASS: unit: sm4-gcm-test catches the broken GHASH and CBC: $(grep -h '^FAIL: ' "$log" | sed 's/^FAIL: //; s/ (.*), / /' | tr '\n' ';')"
+}
+
 case $ARCH in
 x86_64)
 	"$ROOT/tests/unit/build/sm4-test" --cases "$CASES"
+	"$ROOT/tests/unit/build/sm4-gcm-test" --cases 1000
+	expect_gcm_broken
 	expect_broken "$ROOT/tests/unit/build/sm4-test" --cases 100 \
 		--with-broken --impl broken
 	expect_guard overrun "[1-9][0-9]* of [0-9]+ requests wrote outside their output buffer"
@@ -90,6 +117,9 @@ x86_64)
 		echo "--- gfni-avx2 with GFNI emulated (tests/unit/gfni_emu.c)"
 		timeout 1800 "$ROOT/tests/unit/build/sm4-test" --emulate-gfni \
 			--impl gfni-avx2 --cases "${GFNI_EMU_CASES:-100}" |
+			sed 's/^\(PASS\|FAIL\): /\1: [gfni emulated] /'
+		timeout 1800 "$ROOT/tests/unit/build/sm4-gcm-test" \
+			--emulate-gfni --impl gfni-avx2 --grid 20 --cases 30 |
 			sed 's/^\(PASS\|FAIL\): /\1: [gfni emulated] /'
 	fi
 	;;

@@ -55,3 +55,16 @@ SYM_FUNC_END(sm4_aesni_avx_cbc_enc)
 SYM_TYPED_FUNC_START(sm4_aesni_avx_cfb_enc)
 	SM4X_SERIAL	cfb_enc
 SYM_FUNC_END(sm4_aesni_avx_cfb_enc)
+
+/* gcm(sm4): GHASH with PCLMULQDQ on xmm (include/sm4/gcm.h). */
+SYM_TYPED_FUNC_START(sm4_aesni_avx_gcm_init)
+	SM4_GCM_INIT_FUNC
+SYM_FUNC_END(sm4_aesni_avx_gcm_init)
+
+SYM_TYPED_FUNC_START(sm4_aesni_avx_ghash)
+	SM4_GHASH_FUNC	xmm, xmm
+SYM_FUNC_END(sm4_aesni_avx_ghash)
+
+SYM_TYPED_FUNC_START(sm4_aesni_avx_gcm_enc)
+	SM4_GCM_FUNC	xmm, xmm
+SYM_FUNC_END(sm4_aesni_avx_gcm_enc)

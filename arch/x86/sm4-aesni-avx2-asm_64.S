@@ -62,3 +62,16 @@ SYM_FUNC_END(sm4_aesni_avx2_cbc_enc)
 SYM_TYPED_FUNC_START(sm4_aesni_avx2_cfb_enc)
 	SM4X_SERIAL	cfb_enc
 SYM_FUNC_END(sm4_aesni_avx2_cfb_enc)
+
+/* gcm(sm4): GHASH with PCLMULQDQ on xmm (include/sm4/gcm.h). */
+SYM_TYPED_FUNC_START(sm4_aesni_avx2_gcm_init)
+	SM4_GCM_INIT_FUNC
+SYM_FUNC_END(sm4_aesni_avx2_gcm_init)
+
+SYM_TYPED_FUNC_START(sm4_aesni_avx2_ghash)
+	SM4_GHASH_FUNC	ymm, xmm
+SYM_FUNC_END(sm4_aesni_avx2_ghash)
+
+SYM_TYPED_FUNC_START(sm4_aesni_avx2_gcm_enc)
+	SM4_GCM_FUNC	ymm, xmm
+SYM_FUNC_END(sm4_aesni_avx2_gcm_enc)

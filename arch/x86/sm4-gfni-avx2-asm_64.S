@@ -225,3 +225,16 @@ SYM_FUNC_END(sm4_gfni_avx2_cbc_enc)
 SYM_TYPED_FUNC_START(sm4_gfni_avx2_cfb_enc)
 	SM4_SERIAL_FUNC	cfb_enc
 SYM_FUNC_END(sm4_gfni_avx2_cfb_enc)
+
+/* gcm(sm4): GHASH with VPCLMULQDQ on ymm (include/sm4/gcm.h). */
+SYM_TYPED_FUNC_START(sm4_gfni_avx2_gcm_init)
+	SM4_GCM_INIT_FUNC
+SYM_FUNC_END(sm4_gfni_avx2_gcm_init)
+
+SYM_TYPED_FUNC_START(sm4_gfni_avx2_ghash)
+	SM4_GHASH_FUNC	ymm, ymm
+SYM_FUNC_END(sm4_gfni_avx2_ghash)
+
+SYM_TYPED_FUNC_START(sm4_gfni_avx2_gcm_enc)
+	SM4_GCM_FUNC	ymm, ymm
+SYM_FUNC_END(sm4_gfni_avx2_gcm_enc)

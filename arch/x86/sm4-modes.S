@@ -1,7 +1,8 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
- * The x86-64 SM4 mode bodies (ECB, CBC and CFB decryption, CTR, XTS, and
- * a plain serial CBC/CFB encryption loop), written once as assembler
+ * The x86-64 SM4 mode bodies (ECB, CBC and CFB decryption, CTR, XTS, GCM
+ * (CTR with GHASH), and a plain serial CBC/CFB encryption loop), and
+ * the GHASH functions of gcm(sm4) (include/sm4/gcm.h), written once as assembler
  * macros over a block core and instantiated per register width (xmm:
  * one block per unit, ymm: two).  Included by sm4-aesni-modes.S (cores
  * with AES-NI) and sm4-gfni-avx2-asm_64.S (cores with VEX-encoded GFNI).
@@ -50,6 +51,8 @@
 #define SM4_FRAME_TWEAKS	128
 #define SM4_FRAME_SAVE		384
 #define SM4_FRAME_SIZE		416
+/* GCM (no tweaks): the struct sm4_ghash pointer, in the tweaks' place. */
+#define SM4_FRAME_GH		SM4_FRAME_TWEAKS
 
 .section .rodata, "a"
 .balign 32
@@ -66,6 +69,14 @@
 /* XTS: reduction 0x87 into dword 0, carry into dword 2 */
 .Lsm4_xts_poly:
 	.long 0x87, 0, 1, 0
+/*
+ * GHASH (see "GHASH" below): the reduction constant in the high qword,
+ * and the constant of H*x (the same plus the bit that x^128 leaves).
+ */
+.Lsm4_gfpoly:
+	.quad 0, 0xc200000000000000
+.Lsm4_gfpoly_h:
+	.quad 1, 0xc200000000000000
 
 .text
 
@@ -361,6 +372,9 @@
 .ifc \mode, ctr
 	SM4_FOR_UNITS	sm4_pre_ctr, \v, 4*\sets, \ub, \partial
 .endif
+.ifc \mode, gcm
+	SM4_FOR_UNITS	sm4_pre_ctr, \v, 4*\sets, \ub, \partial
+.endif
 .ifc \mode, xts
 	SM4_FOR_UNITS	sm4_pre_xts, \v, 4*\sets, \ub, \partial
 .endif
@@ -374,6 +388,9 @@
 .ifc \mode, ctr
 	SM4_FOR_UNITS	sm4_xor_src, \v, 4*\sets, \ub, \partial
 .endif
+.ifc \mode, gcm
+	SM4_FOR_UNITS	sm4_xor_src, \v, 4*\sets, \ub, \partial
+.endif
 .ifc \mode, xts
 	SM4_FOR_UNITS	sm4_xor_tweak, \v, 4*\sets, \ub, \partial
 .endif
@@ -385,6 +402,12 @@
 	SM4_BATCH_NEXT_IV \sets, \partial, \ub
 .endif
 	SM4_FOR_UNITS	sm4_store, \v, 4*\sets, \ub, \partial
+	/* GCM: hash the batch's ciphertext, still in the unit registers. */
+.ifc \mode, gcm
+	mov		SM4_FRAME_GH(%r9), %rax
+	mov		16(%rax), %rax
+	SM4_GHASH_BATCH	\v, 4*\sets, \ub, \partial
+.endif
 .endm
 
 .macro SM4_BATCH_NEXT_IV sets, partial, ub
@@ -422,11 +445,15 @@
 .ifc \mode, xts
 	vmovdqu		(%r8), %xmm13
 .endif
+.ifc \mode, gcm
+	mov		SM4_FRAME_GH(%r9), %rax
+	SM4_GHASH_LOAD	%rax
+.endif
 .ifc \mode, ctr
-	mov		(%r8), %r10
-	mov		8(%r8), %r11
-	bswap		%r10
-	bswap		%r11
+	SM4_CTR_LOAD
+.endif
+.ifc \mode, gcm
+	SM4_CTR_LOAD
 .endif
 	cmp		$\wb, %ecx
 	jb		.Lsm4_tail\@
@@ -467,11 +494,28 @@
 	vmovdqu		%xmm13, (%r8)
 .endif
 .ifc \mode, ctr
+	SM4_CTR_STORE
+.endif
+.ifc \mode, gcm
+	SM4_CTR_STORE
+	mov		SM4_FRAME_GH(%r9), %rax
+	SM4_GHASH_STORE	%rax
+.endif
+.endm
+
+/* The CTR counter from (%r8) into %r10:%r11 (native order) and back. */
+.macro SM4_CTR_LOAD
+	mov		(%r8), %r10
+	mov		8(%r8), %r11
+	bswap		%r10
+	bswap		%r11
+.endm
+
+.macro SM4_CTR_STORE
 	bswap		%r10
 	bswap		%r11
 	mov		%r10, (%r8)
 	mov		%r11, 8(%r8)
-.endif
 .endm
 
 /*
@@ -512,5 +556,264 @@
 	dec		%ecx
 	jnz		.Lsm4_serial\@
 	vmovdqu		%xmm13, (%r8)
+	SM4_FUNC_LEAVE
+.endm
+
+/* ---- GHASH ----------------------------------------------------------------
+ *
+ * gcm(sm4)'s GHASH (include/sm4/gcm.h) with carry-less multiplication:
+ * PCLMULQDQ on xmm or VPCLMULQDQ on ymm (two blocks per instruction),
+ * chosen per function by the \gv argument of the function macros.
+ *
+ * Representation.  A block is byte-reversed on loading (VPSHUFB), so bit
+ * 127 of the register is the coefficient of x^0 in GCM's bit order: the
+ * polynomials are bit-reflected.  The carry-less product of two
+ * reflected 128-bit values is the reflected 256-bit product shifted
+ * right by one bit; that bit is put back in advance by storing the powers
+ * of H multiplied by x ("H*x", SM4_GCM_INIT_FUNC).  The 256-bit product
+ * (HI:LO) is reduced modulo x^128 + x^7 + x^2 + x + 1 by folding LO in
+ * twice, 64 bits at a time, with the reflected x^128 remainder
+ * 0xc2 << 56 (SM4_GHASH_FOLD).
+ *
+ * Aggregation.  n blocks X1..Xn (n <= 16) hash as
+ *	acc' = (acc ^ X1) * H^n ^ X2 * H^(n-1) ^ ... ^ Xn * H
+ * with the four 64x64 products of each block accumulated unreduced
+ * (LO, MID, HI in registers 8, 9, 10) and one reduction per batch.  The
+ * key's table holds H^16 .. H^1 (times x) at offsets 0 .. 240, so the
+ * power for the first of n blocks is at 256 - 16 * n and the following
+ * blocks' powers follow in memory order, as the blocks do.  Bytes 256 ..
+ * 287 of the table are zero: a ymm load for a lone block in the last
+ * unit reads 16 bytes past H^1 (and multiplies them by zero).
+ *
+ * The accumulator lives in %xmm13 (reflected) inside a function; the
+ * upper half of %ymm13 is zero.  No memory access depends on key or data.
+ */
+
+/* \gv 8, 9, 10 += the products of \gv\x with the powers at \mem. */
+.macro SM4_GHASH_MULACC gv, x, mem
+	vmovdqu		\mem, %\gv\()14
+	vpclmulqdq	$0x00, %\gv\()14, %\gv\x, %\gv\()15
+	vpxor		%\gv\()15, %\gv\()8, %\gv\()8
+	vpclmulqdq	$0x11, %\gv\()14, %\gv\x, %\gv\()15
+	vpxor		%\gv\()15, %\gv\()10, %\gv\()10
+	vpclmulqdq	$0x01, %\gv\()14, %\gv\x, %\gv\()15
+	vpxor		%\gv\()15, %\gv\()9, %\gv\()9
+	vpclmulqdq	$0x10, %\gv\()14, %\gv\x, %\gv\()15
+	vpxor		%\gv\()15, %\gv\()9, %\gv\()9
+.endm
+
+/*
+ * SM4_GHASH_FOLD lo, hi, dst: %xmm\dst = (%xmm\hi:%xmm\lo) reduced.
+ * Clobbers \lo, 14, 15.
+ */
+.macro SM4_GHASH_FOLD lo, hi, dst
+	vmovdqa		.Lsm4_gfpoly(%rip), %xmm15
+	vpclmulqdq	$0x10, %xmm15, %xmm\lo, %xmm14
+	vpshufd		$0x4e, %xmm\lo, %xmm\lo
+	vpxor		%xmm14, %xmm\lo, %xmm\lo
+	vpclmulqdq	$0x10, %xmm15, %xmm\lo, %xmm14
+	vpshufd		$0x4e, %xmm\lo, %xmm\lo
+	vpxor		%xmm14, %xmm\lo, %xmm\lo
+	vpxor		%xmm\hi, %xmm\lo, %xmm\dst
+.endm
+
+/* %xmm13 = LO, MID, HI (registers 8-10 of width \gv) summed and reduced. */
+.macro SM4_GHASH_REDUCE gv
+.ifc \gv, ymm
+	.irp r, 8, 9, 10
+	vextracti128	$1, %ymm\r, %xmm14
+	vpxor		%xmm14, %xmm\r, %xmm\r
+	.endr
+.endif
+	vpslldq		$8, %xmm9, %xmm14
+	vpxor		%xmm14, %xmm8, %xmm8
+	vpsrldq		$8, %xmm9, %xmm9
+	vpxor		%xmm9, %xmm10, %xmm10
+	SM4_GHASH_FOLD	8, 10, 13
+.endm
+
+/*
+ * Per-unit GHASH ops for SM4_FOR_UNITS (%rax = the power for unit 0's
+ * first block): the unit's block(s) byte-reversed, unit 0's first block
+ * XORed with the accumulator, products into 8-10.  Clobber 11, 12, 14,
+ * 15.  _xmm: PCLMULQDQ on xmm, a ymm unit in two halves; _ymm: VPCLMULQDQ
+ * on ymm, a lone block with a zero upper half.
+ */
+.macro sm4_ghash_unit_xmm v, u, half, ub
+.if \half || (\ub == 16)
+	vpshufb		.Lsm4_bswap128(%rip), %xmm\u, %xmm11
+.if \u == 0
+	vpxor		%xmm13, %xmm11, %xmm11
+.endif
+	SM4_GHASH_MULACC xmm, 11, (\u * \ub)(%rax)
+.else
+	vpshufb		.Lsm4_bswap128(%rip), %ymm\u, %ymm11
+	vextracti128	$1, %ymm11, %xmm12
+.if \u == 0
+	vpxor		%xmm13, %xmm11, %xmm11
+.endif
+	SM4_GHASH_MULACC xmm, 11, (\u * \ub)(%rax)
+	SM4_GHASH_MULACC xmm, 12, (\u * \ub + 16)(%rax)
+.endif
+.endm
+
+.macro sm4_ghash_unit_ymm v, u, half, ub
+.if \half || (\ub == 16)
+	vpshufb		.Lsm4_bswap128(%rip), %xmm\u, %xmm11
+.else
+	vpshufb		.Lsm4_bswap128(%rip), %ymm\u, %ymm11
+.endif
+.if \u == 0
+	vpxor		%ymm13, %ymm11, %ymm11
+.endif
+	SM4_GHASH_MULACC ymm, 11, (\u * \ub)(%rax)
+.endm
+
+/*
+ * SM4_GHASH_BATCH v, nunits, ub, partial
+ * Hash the blocks in the unit registers (all \nunits units, or the first
+ * %ecx blocks with \partial) into %xmm13.  In: %rax = the key's table.
+ * Clobbers %rax, %rdi, vector 8-12, 14, 15.  The width of the multiplies
+ * is SM4_GHASH_YMM's, set by the function macros.
+ */
+.macro SM4_GHASH_BATCH v, nunits, ub, partial
+.if \partial
+	mov		%ecx, %edi
+	shl		$4, %edi
+	add		$256, %rax
+	sub		%rdi, %rax
+.else
+	add		$(256 - \nunits * \ub), %rax
+.endif
+.if SM4_GHASH_YMM
+	SM4_GHASH_BATCH_GV ymm, \v, \nunits, \ub, \partial
+.else
+	SM4_GHASH_BATCH_GV xmm, \v, \nunits, \ub, \partial
+.endif
+.endm
+
+.macro SM4_GHASH_BATCH_GV gv, v, nunits, ub, partial
+	vpxor		%\gv\()8, %\gv\()8, %\gv\()8
+	vpxor		%\gv\()9, %\gv\()9, %\gv\()9
+	vpxor		%\gv\()10, %\gv\()10, %\gv\()10
+	SM4_FOR_UNITS	sm4_ghash_unit_\gv, \v, \nunits, \ub, \partial
+	SM4_GHASH_REDUCE \gv
+.endm
+
+/* The accumulator of the struct sm4_ghash at (\reg) into %xmm13, and back. */
+.macro SM4_GHASH_LOAD reg
+	vmovdqu		(\reg), %xmm13
+	vpshufb		.Lsm4_bswap128(%rip), %xmm13, %xmm13
+.endm
+
+.macro SM4_GHASH_STORE reg
+	vpshufb		.Lsm4_bswap128(%rip), %xmm13, %xmm13
+	vmovdqu		%xmm13, (\reg)
+.endm
+
+.macro SM4_GHASH_WIDTH gv
+.ifc \gv, ymm
+	.set		SM4_GHASH_YMM, 1
+.else
+	.set		SM4_GHASH_YMM, 0
+.endif
+.endm
+
+/*
+ * SM4_GCM_INIT_FUNC: the body of <prefix>_gcm_init(u8 *table, const u8 *h)
+ * (PCLMULQDQ on xmm): H*x, then H^k*x = (H^(k-1)*x) * H for k up to 16,
+ * into the table as described above; every vector register is cleared
+ * before returning.
+ */
+.macro SM4_GCM_INIT_FUNC
+	vmovdqu		(%rsi), %xmm0
+	vpshufb		.Lsm4_bswap128(%rip), %xmm0, %xmm0
+	/* xmm0 = H*x: a 128-bit shift by one, bit 127 reduced back in */
+	vpshufd		$0xff, %xmm0, %xmm1
+	vpsrad		$31, %xmm1, %xmm1
+	vpand		.Lsm4_gfpoly_h(%rip), %xmm1, %xmm1
+	vpsrlq		$63, %xmm0, %xmm2
+	vpslldq		$8, %xmm2, %xmm2
+	vpsllq		$1, %xmm0, %xmm0
+	vpxor		%xmm2, %xmm0, %xmm0
+	vpxor		%xmm1, %xmm0, %xmm0
+	vmovdqu		%xmm0, 240(%rdi)
+	vmovdqa		%xmm0, %xmm3
+	lea		224(%rdi), %rax
+	mov		$15, %ecx
+.Lsm4_gcm_init\@:
+	vpxor		%xmm8, %xmm8, %xmm8
+	vpxor		%xmm9, %xmm9, %xmm9
+	vpxor		%xmm10, %xmm10, %xmm10
+	SM4_GHASH_MULACC xmm, 3, %xmm0
+	SM4_GHASH_REDUCE xmm
+	vmovdqa		%xmm13, %xmm3
+	vmovdqu		%xmm3, (%rax)
+	sub		$16, %rax
+	dec		%ecx
+	jnz		.Lsm4_gcm_init\@
+	vpxor		%xmm0, %xmm0, %xmm0
+	vmovdqu		%xmm0, 256(%rdi)
+	vmovdqu		%xmm0, 272(%rdi)
+	vzeroall
+	RET
+.endm
+
+/*
+ * SM4_GHASH_FUNC v, gv: the body of
+ * <prefix>_ghash(struct sm4_ghash *gh, const u8 *src, unsigned int nblocks):
+ * batches of 8 units of \v (16 blocks for ymm, 8 for xmm), multiplies of
+ * width \gv.
+ */
+.macro SM4_GHASH_FUNC v, gv
+	SM4_GHASH_WIDTH	\gv
+.ifc \v, xmm
+	SM4_GHASH_FUNC_UB \v, 16
+.else
+	SM4_GHASH_FUNC_UB \v, 32
+.endif
+.endm
+
+.macro SM4_GHASH_FUNC_UB v, ub
+	mov		%edx, %ecx
+	SM4_RET_IF_ZERO
+	mov		%rsi, %rdx
+	mov		%rdi, %rsi
+	SM4_GHASH_LOAD	%rsi
+	cmp		$(\ub / 2), %ecx
+	jb		.Lsm4_ghash_tail\@
+.Lsm4_ghash_loop\@:
+	SM4_FOR_UNITS	sm4_pre_load, \v, 8, \ub, 0
+	mov		16(%rsi), %rax
+	SM4_GHASH_BATCH	\v, 8, \ub, 0
+	add		$(8 * \ub), %rdx
+	sub		$(\ub / 2), %ecx
+	cmp		$(\ub / 2), %ecx
+	jae		.Lsm4_ghash_loop\@
+.Lsm4_ghash_tail\@:
+	test		%ecx, %ecx
+	jz		.Lsm4_ghash_done\@
+	SM4_FOR_UNITS	sm4_pre_load, \v, 8, \ub, 1
+	mov		16(%rsi), %rax
+	SM4_GHASH_BATCH	\v, 8, \ub, 1
+.Lsm4_ghash_done\@:
+	SM4_GHASH_STORE	%rsi
+	vzeroupper
+	RET
+.endm
+
+/*
+ * SM4_GCM_FUNC v, gv: the body of <prefix>_gcm_enc(rk, dst, src, nblocks,
+ * ctr, gh): the CTR mode body (batches of two \v register sets) with
+ * each batch's ciphertext hashed from the unit registers right after its
+ * stores, multiplies of width \gv.  gh (%r9) waits in the frame.
+ */
+.macro SM4_GCM_FUNC v, gv
+	SM4_GHASH_WIDTH	\gv
+	SM4_RET_IF_ZERO
+	mov		%r9, %r10
+	SM4_FUNC_ENTER
+	mov		%r10, SM4_FRAME_GH(%r9)
+	SM4_MODE_BODY	gcm, \v
 	SM4_FUNC_LEAVE
 .endm

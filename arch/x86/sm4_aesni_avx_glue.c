@@ -13,6 +13,7 @@
 #include "sm4_x86_glue.h"
 
 SM4_DEFINE_MODE_OPS(sm4_aesni_avx_ops, sm4_aesni_avx);
+SM4_DEFINE_GCM_OPS(sm4_aesni_avx_gcm_ops, sm4_aesni_avx);
 
 static struct sm4_skcipher_driver sm4_aesni_avx_driver = {
 	.name		= "aesni-avx",
@@ -39,6 +40,8 @@ static int __init sm4_aesni_avx_init(void)
 				XFEATURE_MASK_SSE | XFEATURE_MASK_YMM);
 	if (err)
 		return err;
+	sm4_aesni_avx_driver.gcm = sm4_x86_gcm("sm4-aesni-avx", &sm4_aesni_avx_gcm_ops,
+					X86_FEATURE_PCLMULQDQ, "PCLMULQDQ");
 	return sm4_skcipher_register(&sm4_aesni_avx_driver);
 }
 
@@ -50,7 +53,8 @@ static void __exit sm4_aesni_avx_exit(void)
 module_init(sm4_aesni_avx_init);
 module_exit(sm4_aesni_avx_exit);
 
-MODULE_DESCRIPTION("SM4 ECB/CBC/CFB/CTR/XTS, AES-NI/AVX accelerated");
+MODULE_DESCRIPTION("SM4 ECB/CBC/CFB/CTR/XTS/CTS and GCM, AES-NI/AVX accelerated");
 MODULE_LICENSE("GPL");
 MODULE_VERSION(SM4_CRYPTO_VERSION);
 MODULE_ALIAS_SM4_SKCIPHERS("aesni-avx");
+MODULE_ALIAS_SM4_GCM("aesni-avx");

@@ -14,6 +14,7 @@
 #include "sm4_x86_glue.h"
 
 SM4_DEFINE_MODE_OPS(sm4_gfni_avx2_ops, sm4_gfni_avx2);
+SM4_DEFINE_GCM_OPS(sm4_gfni_avx2_gcm_ops, sm4_gfni_avx2);
 
 /* sm4-gfni-avx512 runs short requests with these (its small_ops). */
 const struct sm4_mode_ops *const sm4_gfni_avx2_mode_ops = &sm4_gfni_avx2_ops;
@@ -49,6 +50,8 @@ static int __init sm4_gfni_avx2_init(void)
 				XFEATURE_MASK_SSE | XFEATURE_MASK_YMM);
 	if (err)
 		return err;
+	sm4_gfni_avx2_driver.gcm = sm4_x86_gcm("sm4-gfni-avx2", &sm4_gfni_avx2_gcm_ops,
+					X86_FEATURE_VPCLMULQDQ, "VPCLMULQDQ");
 	return sm4_skcipher_register(&sm4_gfni_avx2_driver);
 }
 
@@ -60,7 +63,8 @@ static void __exit sm4_gfni_avx2_exit(void)
 module_init(sm4_gfni_avx2_init);
 module_exit(sm4_gfni_avx2_exit);
 
-MODULE_DESCRIPTION("SM4 ECB/CBC/CFB/CTR/XTS, GFNI/AVX2 accelerated");
+MODULE_DESCRIPTION("SM4 ECB/CBC/CFB/CTR/XTS/CTS and GCM, GFNI/AVX2 accelerated");
 MODULE_LICENSE("GPL");
 MODULE_VERSION(SM4_CRYPTO_VERSION);
 MODULE_ALIAS_SM4_SKCIPHERS("gfni-avx2");
+MODULE_ALIAS_SM4_GCM("gfni-avx2");

@@ -69,7 +69,7 @@ static void __exit sm4_gfni_avx512_exit(void)
 module_init(sm4_gfni_avx512_init);
 module_exit(sm4_gfni_avx512_exit);
 
-MODULE_DESCRIPTION("SM4 ECB/CBC/CFB/CTR/XTS, GFNI/AVX-512 accelerated");
+MODULE_DESCRIPTION("SM4 ECB/CBC/CFB/CTR/XTS/CTS, GFNI/AVX-512 accelerated");
 MODULE_LICENSE("GPL");
 MODULE_VERSION(SM4_CRYPTO_VERSION);
 MODULE_ALIAS_SM4_SKCIPHERS("gfni-avx512");

@@ -13,6 +13,11 @@
  *                           pr_info line naming @driver and the first thing
  *                           missing, and returns -ENODEV.
  *
+ *   sm4_x86_gcm(driver, ops, feature, name)
+ *                           the driver's gcm(sm4) ops if the CPU has the
+ *                           carry-less multiply they use, else NULL (and
+ *                           one pr_info line).
+ *
  * A driver's module_init calls sm4_x86_check_cpu() first and returns its
  * error, so that loading on an unsuitable CPU fails cleanly.
  */
@@ -76,6 +81,23 @@ static inline int sm4_x86_check_cpu(const char *driver,
 		return -ENODEV;
 	}
 	return 0;
+}
+
+/*
+ * sm4_x86_gcm(driver, ops, feature, name): @ops (the driver's GHASH
+ * functions for gcm(sm4)) if the CPU has the carry-less multiplication
+ * X86_FEATURE_* @feature they use, else NULL with one pr_info line.
+ */
+struct sm4_gcm_ops;
+
+static inline const struct sm4_gcm_ops *
+sm4_x86_gcm(const char *driver, const struct sm4_gcm_ops *ops,
+	    unsigned int feature, const char *name)
+{
+	if (boot_cpu_has(feature))
+		return ops;
+	pr_info("%s: no %s, gcm(sm4) not registered\n", driver, name);
+	return NULL;
 }
 
 #endif /* _SM4_X86_GLUE_H */

@@ -15,12 +15,12 @@ struct sm4_test_impl {
 	const struct sm4_mode_ops *ops;
 	/* Optional: the CBC-MAC family (tests/unit/mac_test.c). */
 	const struct sm4_mac_ops *mac_ops;
-	/* Optional: GHASH for gcm (include/sm4/gcm.h). */
-	const struct sm4_gcm_ops *gcm_ops;
 	bool (*available)(void);		/* CPU check; NULL: always */
 	/* Optional: its own key expansion, must match sm4_expandkey(). */
 	int (*expandkey)(struct sm4_ctx *ctx, const u8 *key,
 			 unsigned int key_len);
+	/* Optional: its GHASH functions for gcm(sm4) (include/sm4/gcm.h). */
+	const struct sm4_gcm_ops *gcm;
 	unsigned int width;			/* blocks in parallel (info) */
 	struct sm4_test_impl *next;
 };

@@ -11,6 +11,7 @@
 #include "gfni_emu.h"
 
 SM4_DEFINE_MODE_OPS(sm4_gfni_avx2_ops, sm4_gfni_avx2);
+SM4_DEFINE_GCM_OPS(sm4_gfni_avx2_gcm_ops, sm4_gfni_avx2);
 
 static bool gfni_avx2_available(void)
 {
@@ -23,6 +24,7 @@ static bool gfni_avx2_available(void)
 static struct sm4_test_impl gfni_avx2_impl = {
 	.name = "gfni-avx2",
 	.ops = &sm4_gfni_avx2_ops,
+	.gcm = &sm4_gfni_avx2_gcm_ops,
 	.available = gfni_avx2_available,
 	.width = 16,
 };

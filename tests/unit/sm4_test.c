@@ -177,7 +177,7 @@ static struct sm4_test_impl generic_impl = {
 	.name = "generic",
 	.ops = &sm4_generic_mode_ops,
 	.mac_ops = &sm4_generic_mac_ops,
-	.gcm_ops = &sm4_gcm_generic_ops,
+	.gcm = &sm4_gcm_generic_ops,
 	.width = 1,
 };
 SM4_TEST_IMPL(generic_impl);

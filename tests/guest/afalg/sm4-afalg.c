@@ -7,7 +7,7 @@
  *   sm4-afalg cross [--cases N] [--seed S] [DRIVER...]
  *   sm4-afalg badinput [DRIVER...]
  *   sm4-afalg stress --workers N --seconds S [--vectors FILE] [DRIVER...]
- *   sm4-afalg resolve [-q] [--proc] NAME...
+ *   sm4-afalg resolve [-q] [--proc] [--aead] NAME...
  *   sm4-afalg list
  *
  * "check" compares every driver with expected results computed on the
@@ -60,6 +60,7 @@
 
 /* Flag values of struct crypto_user_alg.cru_flags (include/linux/crypto.h). */
 #define ALG_TYPE_MASK		0x0000000f
+#define ALG_TYPE_AEAD		0x00000003
 #define ALG_TYPE_SKCIPHER	0x00000005
 #define ALG_FLAG_LARVAL		0x00000010
 #define ALG_FLAG_TESTED		0x00000400
@@ -151,6 +152,7 @@ struct alg_entry {
 	int priority;
 	unsigned int refcnt;
 	bool skcipher;
+	bool aead;
 	bool internal;
 	bool tested;
 };
@@ -240,8 +242,10 @@ static int table_read_proc(struct alg_table *t)
 			cur->tested = !strcmp(val, "passed");
 		else if (!strcmp(key, "internal"))
 			cur->internal = !strcmp(val, "yes");
-		else if (!strcmp(key, "type"))
+		else if (!strcmp(key, "type")) {
 			cur->skcipher = !strcmp(val, "skcipher");
+			cur->aead = !strcmp(val, "aead");
+		}
 	}
 	fclose(f);
 	return 0;
@@ -333,6 +337,9 @@ static int table_read_netlink(struct alg_table *t)
 			e->skcipher = (a->cru_flags & ALG_TYPE_MASK) ==
 				      ALG_TYPE_SKCIPHER &&
 				      !(a->cru_flags & ALG_FLAG_LARVAL);
+			e->aead = (a->cru_flags & ALG_TYPE_MASK) ==
+				  ALG_TYPE_AEAD &&
+				  !(a->cru_flags & ALG_FLAG_LARVAL);
 			e->internal = a->cru_flags & ALG_FLAG_INTERNAL;
 			e->tested = a->cru_flags & ALG_FLAG_TESTED;
 			na = (struct nlattr *)((char *)a + NLMSG_ALIGN(sizeof(*a)));
@@ -379,13 +386,15 @@ static bool is_sm4_driver(const struct alg_entry *e)
 
 /* ---- AF_ALG --------------------------------------------------------- */
 
-static int tfm_open(const char *name)
+/* Bind an AF_ALG socket of @type ("skcipher", "aead") to @name. */
+static int tfm_open_type(const char *name, const char *type)
 {
 	struct sockaddr_alg sa = {
 		.salg_family = AF_ALG,
-		.salg_type = "skcipher",
 	};
 	int fd;
+
+	strcpy((char *)sa.salg_type, type);
 
 	if (strlen(name) >= sizeof(sa.salg_name))
 		return -ENAMETOOLONG;
@@ -400,6 +409,11 @@ static int tfm_open(const char *name)
 		return err;
 	}
 	return fd;
+}
+
+static int tfm_open(const char *name)
+{
+	return tfm_open_type(name, "skcipher");
 }
 
 static int tfm_setkey(int tfm, const uint8_t *key, unsigned int len)
@@ -1121,15 +1135,19 @@ static bool same_entry(const struct alg_entry *a, const struct alg_entry *b)
 	       !strcmp(a->module, b->module) && a->priority == b->priority;
 }
 
+/* resolve --aead: the candidates are AEADs, not skciphers. */
+static bool resolve_aead;
+
 static bool entry_matches(const struct alg_entry *e, const char *name)
 {
-	return e->skcipher && !e->internal &&
+	return (resolve_aead ? e->aead : e->skcipher) && !e->internal &&
 	       (!strcmp(e->name, name) || !strcmp(e->driver, name));
 }
 
 /*
  * Which algorithm serves @name, bound on @tfm?  Candidates are the
- * skciphers called @name (by name or driver name); the one whose
+ * skciphers (AEADs with resolve --aead) called @name (by name or driver
+ * name); the one whose
  * reference count drops when @tfm is closed is the one the bind took.
  * When that is ambiguous, the tested candidate of highest priority.
  * Closes @tfm.  Fills @out and returns 0, or -ENOENT.
@@ -1187,6 +1205,7 @@ static void served_by(const char *name, char *drv)
 static int cmd_resolve(int argc, char **argv)
 {
 	bool quiet = false, netlink = true;
+	const char *type = "skcipher";
 	int i;
 
 	for (i = 0; i < argc; i++) {
@@ -1202,7 +1221,12 @@ static int cmd_resolve(int argc, char **argv)
 			netlink = false;
 			continue;
 		}
-		fd = tfm_open(argv[i]);
+		if (!strcmp(argv[i], "--aead")) {
+			type = "aead";
+			resolve_aead = true;
+			continue;
+		}
+		fd = tfm_open_type(argv[i], type);
 		if (fd < 0 && quiet) {
 			fprintf(stderr, "%s: bind: %s\n", argv[i],
 				strerror(-fd));
@@ -2083,7 +2107,7 @@ static void usage(void)
 		"       sm4-afalg cross [--cases N] [--seed S] [DRIVER...]\n"
 		"       sm4-afalg badinput [DRIVER...]\n"
 		"       sm4-afalg stress --workers N --seconds S [--vectors FILE] [--seed S] [DRIVER...]\n"
-		"       sm4-afalg resolve [-q] [--proc] NAME...\n"
+		"       sm4-afalg resolve [-q] [--proc] [--aead] NAME...\n"
 		"       sm4-afalg list\n"
 		"DRIVER: a driver name (ecb-sm4-generic) or algorithm name (ecb(sm4));\n"
 		"default: every <mode>-sm4-* skcipher in /proc/crypto and <mode>(sm4)\n"

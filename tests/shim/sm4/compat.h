@@ -14,15 +14,6 @@
 
 #ifndef __always_inline
 #define __always_inline		inline __attribute__((always_inline))
-
-#define min_t(type, a, b)	((type)(a) < (type)(b) ? (type)(a) : (type)(b))
-
-/* Increment a big-endian counter of @size bytes. */
-static inline void crypto_inc(u8 *a, unsigned int size)
-{
-	while (size-- && !++a[size])
-		;
-}
 #endif
 #define __init
 #define __exit
@@ -64,8 +55,9 @@ static inline void put_unaligned_be32(u32 v, void *p)
 
 static inline u64 get_unaligned_be64(const void *p)
 {
-	return (u64)get_unaligned_be32(p) << 32 |
-	       get_unaligned_be32((const u8 *)p + 4);
+	const u8 *b = p;
+
+	return (u64)get_unaligned_be32(b) << 32 | get_unaligned_be32(b + 4);
 }
 
 static inline void put_unaligned_be64(u64 v, void *p)
@@ -73,6 +65,8 @@ static inline void put_unaligned_be64(u64 v, void *p)
 	put_unaligned_be32(v >> 32, p);
 	put_unaligned_be32((u32)v, (u8 *)p + 4);
 }
+
+#define min_t(type, a, b)	((type)(a) < (type)(b) ? (type)(a) : (type)(b))
 
 static inline u64 get_unaligned_le64(const void *p)
 {
@@ -99,8 +93,6 @@ static inline void crypto_xor_cpy(u8 *dst, const u8 *a, const u8 *b,
 	while (len--)
 		*dst++ = *a++ ^ *b++;
 }
-
-#define min_t(type, a, b)	((type)(a) < (type)(b) ? (type)(a) : (type)(b))
 
 /* Increment a big-endian counter of @size bytes. */
 static inline void crypto_inc(u8 *a, unsigned int size)

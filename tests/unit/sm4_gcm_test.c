@@ -1,0 +1,492 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * sm4-gcm-test: gcm(sm4) and cts(cbc(sm4)) of every implementation of the
+ * harness (the portable code and the SIMD backends' .S files) against
+ * libgcrypt, through the same linear GCM code as the kernel glue
+ * (crypto/sm4_gcm.c) and the same CTS code (crypto/sm4_modes.c).
+ *
+ *   sm4-gcm-test [--cases N] [--grid N] [--seed S] [--impl NAME]
+ *                [--emulate-gfni] [--with-broken]
+ *
+ * gcm: every associated-data length 0..G with every text length 0..G
+ * (--grid, default 64), the boundary lengths around 2^k up to 4096 for
+ * both (those up to 4 * G with a smaller grid), and N random
+ * pairs up to 4096 bytes; each case encrypts with random pieces (AAD cut
+ * anywhere, text cut at random block boundaries), in place or not,
+ * sometimes hashing the AAD with the portable GHASH and the text with the
+ * backend (the two must continue each other), compares ciphertext and a
+ * tag of random accepted length with libgcrypt, then decrypts the way the
+ * glue does (GHASH over the ciphertext, tag check, CTR) and checks that
+ * a flipped bit of AAD, ciphertext or tag is rejected.
+ * cts: every length 16..560 and N random lengths up to 4096, both
+ * directions, in place or not, against libgcrypt's CBC with
+ * GCRY_CIPHER_CBC_CTS (the same CS3 swap as crypto/cts.c).
+ * --with-broken adds "broken": the portable code with one bit of the
+ * GHASH accumulator flipped after every multi-block call and one bit of
+ * CBC output flipped, which both suites must fail.
+ * Ends with "N passed, N failed".
+ */
+
+#include <stdlib.h>
+#include <string.h>
+#include <sm4/compat.h>
+#include <sm4/modes.h>
+#include <sm4/gcm.h>
+#include <gcrypt.h>
+#include "impl.h"
+#if defined(__x86_64__)
+#include "gfni_emu.h"
+#endif
+
+int sm4_shim_init_sm4_lib_init(void);
+
+static struct sm4_test_impl *impls;
+static unsigned int n_passed, n_failed;
+static unsigned long n_cases = 1000;
+static unsigned int grid = 64;
+static uint64_t rng_state = 0x6a09e667f3bcc909ULL;
+static const char *only_impl;
+
+void sm4_test_register_impl(struct sm4_test_impl *impl)
+{
+	struct sm4_test_impl **p = &impls;
+
+	while (*p)
+		p = &(*p)->next;
+	*p = impl;
+}
+
+static struct sm4_test_impl generic_impl = {
+	.name = "generic",
+	.ops = &sm4_generic_mode_ops,
+	.gcm = &sm4_gcm_generic_ops,
+	.width = 1,
+};
+SM4_TEST_IMPL(generic_impl);
+
+/* --with-broken: wrong GHASH on multi-block calls, wrong CBC output. */
+static void broken_ghash(struct sm4_ghash *gh, const u8 *src,
+			 unsigned int nblocks)
+{
+	sm4_gcm_generic_ops.ghash(gh, src, nblocks);
+	if (nblocks > 1)
+		gh->acc[5] ^= 0x10;
+}
+
+static void broken_cbc_enc(const u32 *rk, u8 *dst, const u8 *src,
+			   unsigned int nblocks, u8 *iv)
+{
+	sm4_generic_mode_ops.cbc_enc(rk, dst, src, nblocks, iv);
+	dst[3] ^= 0x02;
+}
+
+static const struct sm4_gcm_ops broken_gcm_ops = {
+	.ghash	= broken_ghash,
+};
+static struct sm4_mode_ops broken_ops;
+static struct sm4_test_impl broken_impl = {
+	.name = "broken",
+	.ops = &broken_ops,
+	.gcm = &broken_gcm_ops,
+	.width = 1,
+};
+
+static uint64_t rnd(void)
+{
+	rng_state ^= rng_state << 13;
+	rng_state ^= rng_state >> 7;
+	rng_state ^= rng_state << 17;
+	return rng_state;
+}
+
+static void rnd_fill(u8 *p, size_t n)
+{
+	while (n--)
+		*p++ = (u8)rnd();
+}
+
+#define MAX_LEN		4096
+
+struct gcm_case {
+	u8 key[SM4_KEY_SIZE], iv[SM4_GCM_IV_SIZE];
+	u8 aad[MAX_LEN], pt[MAX_LEN];
+	unsigned int alen, tlen, authsize;
+	/* libgcrypt's results */
+	u8 ct[MAX_LEN], tag[16];
+};
+
+static void gcry_check(gcry_error_t e, const char *what)
+{
+	if (e) {
+		fprintf(stderr, "libgcrypt %s: %s\n", what, gcry_strerror(e));
+		exit(2);
+	}
+}
+
+static void gcry_gcm(struct gcm_case *c)
+{
+	gcry_cipher_hd_t h;
+
+	gcry_check(gcry_cipher_open(&h, GCRY_CIPHER_SM4, GCRY_CIPHER_MODE_GCM,
+				    0), "open gcm");
+	gcry_check(gcry_cipher_setkey(h, c->key, SM4_KEY_SIZE), "setkey");
+	gcry_check(gcry_cipher_setiv(h, c->iv, SM4_GCM_IV_SIZE), "setiv");
+	gcry_check(gcry_cipher_authenticate(h, c->aad, c->alen), "aad");
+	gcry_check(gcry_cipher_final(h), "final");
+	gcry_check(gcry_cipher_encrypt(h, c->ct, c->tlen, c->pt, c->tlen),
+		   "encrypt");
+	gcry_check(gcry_cipher_gettag(h, c->tag, 16), "gettag");
+	gcry_cipher_close(h);
+}
+
+/* A key set up as the glue's setkey does. */
+struct gcm_key {
+	struct sm4_ctx ctx;
+	u8 h[SM4_BLOCK_SIZE];
+	u8 table_space[SM4_GCM_TABLE_SIZE + 16];
+	u8 *table;
+};
+
+static void gcm_setkey(const struct sm4_test_impl *impl, struct gcm_key *k,
+		       const u8 *key)
+{
+	static const u8 zero[SM4_BLOCK_SIZE];
+
+	sm4_expandkey(&k->ctx, key, SM4_KEY_SIZE);
+	sm4_crypt_block(k->ctx.rkey_enc, k->h, zero);
+	/* No alignment is promised: use a random offset. */
+	k->table = k->table_space + rnd() % 16;
+	if (impl->gcm->init)
+		impl->gcm->init(k->table, k->h);
+	else
+		k->table = k->h;
+}
+
+/* Cut @len into pieces at random points; multiples of @unit but the last. */
+static unsigned int cut(unsigned int len, unsigned int unit,
+			unsigned int *pieces)
+{
+	unsigned int n = 0, at = 0;
+	unsigned int want = rnd() % 4;
+
+	while (want-- && len - at > unit) {
+		unsigned int step = (rnd() % (len - at)) / unit * unit;
+
+		if (!step)
+			continue;
+		pieces[n++] = step;
+		at += step;
+	}
+	pieces[n++] = len - at;
+	return n;
+}
+
+static void hash_stream(const struct sm4_gcm_ops *gops, struct sm4_ghash *gh,
+			const u8 *p, unsigned int len)
+{
+	unsigned int pieces[8], n = cut(len, 1, pieces), i;
+
+	for (i = 0; i < n; i++) {
+		sm4_ghash_update(gops, gh, p, pieces[i]);
+		p += pieces[i];
+	}
+	sm4_ghash_pad(gops, gh);
+}
+
+/* Details of the first few failures only. */
+static unsigned int n_details;
+
+static bool detail(void)
+{
+	return n_details++ < 5;
+}
+
+static void dump(const char *what, const u8 *p, unsigned int len)
+{
+	unsigned int i;
+
+	fprintf(stderr, "  %s:", what);
+	for (i = 0; i < len && i < 48; i++)
+		fprintf(stderr, "%02x", p[i]);
+	fprintf(stderr, "%s\n", len > 48 ? "..." : "");
+}
+
+/* Decrypt as the glue does; 0 on success, -1 if the tag is rejected. */
+static int gcm_decrypt(const struct sm4_test_impl *impl,
+		       const struct gcm_key *k, const u8 *iv, const u8 *aad,
+		       unsigned int alen, const u8 *ct, unsigned int tlen,
+		       const u8 *tag, unsigned int authsize, u8 *dst)
+{
+	unsigned int pieces[8], n, i, off = 0;
+	struct sm4_ghash gh;
+	u8 mytag[16], ctr[16];
+
+	sm4_ghash_start(&gh, k->table);
+	hash_stream(impl->gcm, &gh, aad, alen);
+	hash_stream(impl->gcm, &gh, ct, tlen);
+	sm4_gcm_tag(impl->ops, impl->gcm, k->ctx.rkey_enc, &gh, iv, alen, tlen,
+		    mytag);
+	if (memcmp(mytag, tag, authsize))
+		return -1;
+	sm4_gcm_first_ctr(ctr, iv);
+	n = cut(tlen, SM4_BLOCK_SIZE, pieces);
+	for (i = 0; i < n; i++) {
+		sm4_mode_ctr_crypt(impl->ops, k->ctx.rkey_enc, dst + off,
+				   ct + off, pieces[i], ctr);
+		off += pieces[i];
+	}
+	return 0;
+}
+
+static const unsigned int authsizes[] = { 4, 8, 12, 13, 14, 15, 16 };
+
+static bool gcm_one(const struct sm4_test_impl *impl, struct gcm_case *c)
+{
+	static u8 buf[MAX_LEN + 16], back[MAX_LEN + 16];
+	unsigned int pieces[8], n, i, off = 0;
+	bool in_place = rnd() & 1, mixed = rnd() % 4 == 0;
+	const u8 *src;
+	struct gcm_key k;
+	struct sm4_ghash gh;
+	u8 ctr[16], tag[16];
+	int flip;
+
+	rnd_fill(c->key, sizeof(c->key));
+	rnd_fill(c->iv, sizeof(c->iv));
+	rnd_fill(c->aad, c->alen);
+	rnd_fill(c->pt, c->tlen);
+	c->authsize = authsizes[rnd() % ARRAY_SIZE(authsizes)];
+	gcry_gcm(c);
+
+	gcm_setkey(impl, &k, c->key);
+	/* AAD: sometimes by the portable GHASH, handing over .acc. */
+	sm4_ghash_start(&gh, mixed ? k.h : k.table);
+	hash_stream(mixed ? &sm4_gcm_generic_ops : impl->gcm, &gh, c->aad,
+		    c->alen);
+	gh.table = k.table;
+	sm4_gcm_first_ctr(ctr, c->iv);
+	memcpy(buf, c->pt, c->tlen);
+	src = in_place ? buf : c->pt;
+	n = cut(c->tlen, SM4_BLOCK_SIZE, pieces);
+	for (i = 0; i < n; i++) {
+		sm4_gcm_encrypt_piece(impl->ops, impl->gcm, k.ctx.rkey_enc,
+				      &gh, buf + off, src + off, pieces[i],
+				      ctr);
+		off += pieces[i];
+	}
+	sm4_gcm_tag(impl->ops, impl->gcm, k.ctx.rkey_enc, &gh, c->iv, c->alen,
+		    c->tlen, tag);
+	if (memcmp(buf, c->ct, c->tlen) || memcmp(tag, c->tag, c->authsize)) {
+		if (!detail())
+			return false;
+		fprintf(stderr, "FAIL detail: %s gcm encrypt alen %u tlen %u authsize %u%s%s\n",
+			impl->name, c->alen, c->tlen, c->authsize,
+			in_place ? " in-place" : "", mixed ? " mixed" : "");
+		dump("got ct ", buf, c->tlen);
+		dump("want ct", c->ct, c->tlen);
+		dump("got tag ", tag, 16);
+		dump("want tag", c->tag, 16);
+		return false;
+	}
+
+	/* Decrypt (verify first), then with one bit flipped somewhere. */
+	memset(back, 0xa5, c->tlen);
+	if (gcm_decrypt(impl, &k, c->iv, c->aad, c->alen, c->ct, c->tlen,
+			c->tag, c->authsize, back) ||
+	    memcmp(back, c->pt, c->tlen)) {
+		if (detail())
+			fprintf(stderr, "FAIL detail: %s gcm decrypt alen %u tlen %u\n",
+				impl->name, c->alen, c->tlen);
+		return false;
+	}
+	flip = rnd() % (c->alen + c->tlen + c->authsize);
+	if (flip < (int)c->alen)
+		c->aad[flip] ^= 1 << (rnd() % 8);
+	else if (flip < (int)(c->alen + c->tlen))
+		c->ct[flip - c->alen] ^= 1 << (rnd() % 8);
+	else
+		c->tag[flip - c->alen - c->tlen] ^= 1 << (rnd() % 8);
+	memset(back, 0xa5, c->tlen);
+	if (!gcm_decrypt(impl, &k, c->iv, c->aad, c->alen, c->ct, c->tlen,
+			 c->tag, c->authsize, back)) {
+		if (detail())
+			fprintf(stderr, "FAIL detail: %s gcm accepts a flipped bit at %d (alen %u tlen %u)\n",
+				impl->name, flip, c->alen, c->tlen);
+		return false;
+	}
+	return true;
+}
+
+static const unsigned int boundary[] = {
+	0, 1, 15, 16, 17, 31, 32, 33, 63, 64, 65, 127, 128, 129, 255, 256, 257,
+	511, 512, 513, 1023, 1024, 1025, 2047, 2048, 2049, 4095, 4096,
+};
+
+static void test_gcm(const struct sm4_test_impl *impl)
+{
+	static struct gcm_case c;
+	unsigned long cases = 0, bad = 0;
+	unsigned int a, t;
+	unsigned long i;
+
+	for (a = 0; a <= grid; a++)
+		for (t = 0; t <= grid; t++) {
+			c.alen = a;
+			c.tlen = t;
+			cases++;
+			bad += !gcm_one(impl, &c);
+		}
+	for (a = 0; a < ARRAY_SIZE(boundary); a++)
+		for (t = 0; t < ARRAY_SIZE(boundary); t++) {
+			if (grid < 64 && (boundary[a] > 4 * grid ||
+					  boundary[t] > 4 * grid))
+				continue;
+			c.alen = boundary[a];
+			c.tlen = boundary[t];
+			cases++;
+			bad += !gcm_one(impl, &c);
+		}
+	for (i = 0; i < n_cases; i++) {
+		c.alen = rnd() % (MAX_LEN + 1);
+		c.tlen = rnd() % (MAX_LEN + 1);
+		cases++;
+		bad += !gcm_one(impl, &c);
+	}
+	printf("%s: gcm %s: %lu cases (AAD x text 0..%u, boundaries, %lu random to 4096), %lu wrong\n",
+	       bad ? "FAIL" : "PASS", impl->name, cases, grid, n_cases, bad);
+	if (bad)
+		n_failed++;
+	else
+		n_passed++;
+}
+
+static bool cts_one(const struct sm4_test_impl *impl, unsigned int len)
+{
+	static u8 pt[MAX_LEN], ct[MAX_LEN], want[MAX_LEN], buf[MAX_LEN];
+	u8 key[SM4_KEY_SIZE], iv[16], iv2[16];
+	bool in_place = rnd() & 1;
+	struct sm4_ctx ctx;
+	gcry_cipher_hd_t h;
+
+	rnd_fill(key, sizeof(key));
+	rnd_fill(iv, sizeof(iv));
+	rnd_fill(pt, len);
+	gcry_check(gcry_cipher_open(&h, GCRY_CIPHER_SM4, GCRY_CIPHER_MODE_CBC,
+				    GCRY_CIPHER_CBC_CTS), "open cts");
+	gcry_check(gcry_cipher_setkey(h, key, SM4_KEY_SIZE), "setkey");
+	gcry_check(gcry_cipher_setiv(h, iv, 16), "setiv");
+	gcry_check(gcry_cipher_encrypt(h, want, len, pt, len), "cts");
+	gcry_cipher_close(h);
+
+	sm4_expandkey(&ctx, key, SM4_KEY_SIZE);
+	memcpy(iv2, iv, 16);
+	memcpy(buf, pt, len);
+	sm4_mode_cts_encrypt(impl->ops, ctx.rkey_enc, in_place ? buf : ct,
+			     in_place ? buf : pt, len, iv2);
+	if (!in_place)
+		memcpy(buf, ct, len);
+	if (memcmp(buf, want, len)) {
+		if (!detail())
+			return false;
+		fprintf(stderr, "FAIL detail: %s cts encrypt len %u%s\n",
+			impl->name, len, in_place ? " in-place" : "");
+		dump("got ", buf, len);
+		dump("want", want, len);
+		return false;
+	}
+	memcpy(iv2, iv, 16);
+	sm4_mode_cts_decrypt(impl->ops, ctx.rkey_dec, in_place ? buf : ct,
+			     in_place ? buf : want, len, iv2);
+	if (!in_place)
+		memcpy(buf, ct, len);
+	if (memcmp(buf, pt, len)) {
+		if (detail())
+			fprintf(stderr, "FAIL detail: %s cts decrypt len %u%s\n",
+				impl->name, len, in_place ? " in-place" : "");
+		return false;
+	}
+	return true;
+}
+
+static void test_cts(const struct sm4_test_impl *impl)
+{
+	unsigned long cases = 0, bad = 0, i;
+	unsigned int len;
+	struct sm4_ctx ctx;
+	u8 b[16], iv[16];
+
+	for (len = 16; len <= 560; len++, cases++)
+		bad += !cts_one(impl, len);
+	for (i = 0; i < n_cases; i++, cases++)
+		bad += !cts_one(impl, 16 + rnd() % (MAX_LEN - 15));
+	/* Below one block: -EINVAL, nothing written. */
+	memset(&ctx, 0, sizeof(ctx));
+	for (len = 0; len < 16; len++, cases++) {
+		memset(b, 0x5a, sizeof(b));
+		if (sm4_mode_cts_encrypt(impl->ops, ctx.rkey_enc, b, b, len,
+					 iv) != -EINVAL || b[0] != 0x5a)
+			bad++;
+	}
+	printf("%s: cts %s: %lu cases (16..560, %lu random to 4096, 0..15 rejected), %lu wrong\n",
+	       bad ? "FAIL" : "PASS", impl->name, cases, n_cases, bad);
+	if (bad)
+		n_failed++;
+	else
+		n_passed++;
+}
+
+int main(int argc, char **argv)
+{
+	struct sm4_test_impl *impl;
+	int i;
+
+	for (i = 1; i < argc; i++) {
+		if (!strcmp(argv[i], "--cases") && i + 1 < argc)
+			n_cases = strtoul(argv[++i], NULL, 0);
+		else if (!strcmp(argv[i], "--seed") && i + 1 < argc)
+			rng_state = strtoull(argv[++i], NULL, 0) | 1;
+		else if (!strcmp(argv[i], "--impl") && i + 1 < argc)
+			only_impl = argv[++i];
+		else if (!strcmp(argv[i], "--grid") && i + 1 < argc)
+			grid = strtoul(argv[++i], NULL, 0);
+		else if (!strcmp(argv[i], "--with-broken")) {
+			broken_ops = sm4_generic_mode_ops;
+			broken_ops.cbc_enc = broken_cbc_enc;
+			sm4_test_register_impl(&broken_impl);
+		}
+#if defined(__x86_64__)
+		else if (!strcmp(argv[i], "--emulate-gfni")) {
+			__builtin_cpu_init();
+			if (!__builtin_cpu_supports("gfni") &&
+			    sm4_gfni_emu_install())
+				return 1;
+		}
+#endif
+		else {
+			fprintf(stderr, "usage: %s [--cases N] [--grid N] [--seed S] [--impl NAME] [--emulate-gfni] [--with-broken]\n",
+				argv[0]);
+			return 2;
+		}
+	}
+	if (!gcry_check_version(NULL))
+		return 2;
+	sm4_shim_init_sm4_lib_init();
+
+	for (impl = impls; impl; impl = impl->next) {
+		if (only_impl && strcmp(only_impl, impl->name))
+			continue;
+		if (impl->available && !impl->available()) {
+			printf("SKIP: %s: not supported by this CPU\n",
+			       impl->name);
+			continue;
+		}
+		if (impl->gcm)
+			test_gcm(impl);
+		else
+			printf("SKIP: gcm %s: no GHASH functions\n",
+			       impl->name);
+		test_cts(impl);
+	}
+	printf("%u passed, %u failed\n", n_passed, n_failed);
+	return n_failed ? 1 : 0;
+}
