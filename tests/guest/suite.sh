@@ -366,7 +366,11 @@ check_proc_crypto()
 		else
 			fail "$tag $m does not register:$modes"
 		fi
-		# cts(cbc(sm4)) comes from the shared glue for every driver.
+		# cts(cbc(sm4)) comes from the shared glue for every
+		# skcipher driver.
+		case $m in
+		sm4_ce_ccm|sm4_ce_gcm) continue ;;
+		esac
 		if grep -q '^cts(cbc(sm4)) cts-cbc-sm4-' /tmp/crypto.mod; then
 			pass "$tag $m registers cts(cbc(sm4)) ($(awk '$1 == "cts(cbc(sm4))" { print $2; exit }' /tmp/crypto.mod))"
 		else
