@@ -60,20 +60,29 @@ sm4_glue_ops(const struct sm4_skcipher_driver *drv, unsigned int len,
 	return drv->ops;
 }
 
-int sm4_glue_expandkey(const struct sm4_skcipher_driver *drv,
-		       struct sm4_ctx *ctx, const u8 *key, unsigned int key_len)
+int sm4_simd_expandkey(int (*expandkey)(struct sm4_ctx *ctx, const u8 *key,
+					unsigned int key_len),
+		       bool uses_simd, struct sm4_ctx *ctx, const u8 *key,
+		       unsigned int key_len)
 {
 	int err;
 
 	if (key_len != SM4_KEY_SIZE)
 		return -EINVAL;
-	if (!drv->expandkey || !drv->uses_simd || !crypto_simd_usable())
+	if (!expandkey || !uses_simd || !crypto_simd_usable())
 		return sm4_expandkey(ctx, key, key_len);
 
 	sm4_simd_begin();
-	err = drv->expandkey(ctx, key, key_len);
+	err = expandkey(ctx, key, key_len);
 	sm4_simd_end();
 	return err;
+}
+
+int sm4_glue_expandkey(const struct sm4_skcipher_driver *drv,
+		       struct sm4_ctx *ctx, const u8 *key, unsigned int key_len)
+{
+	return sm4_simd_expandkey(drv->expandkey, drv->uses_simd, ctx, key,
+				  key_len);
 }
 
 static int sm4_skcipher_setkey(struct crypto_skcipher *tfm, const u8 *key,

@@ -56,7 +56,7 @@ want_modules()
 			sm4-ni-x86_64
 		;;
 	arm64)
-		echo sm4 sm4_generic sm4-neon sm4-ce
+		echo sm4 sm4_generic sm4-neon sm4-ce sm4-ce-ccm sm4-ce-gcm
 		if grep -q '^obj-m.*sm4-ce-cipher\.o' "$ROOT/arch/arm64/Kbuild.inc"; then
 			echo sm4-ce-cipher
 		fi

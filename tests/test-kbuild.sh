@@ -19,7 +19,7 @@ x86_64)
 	want="sm4 sm4_generic sm4-aesni-avx-x86_64 sm4-aesni-avx2-x86_64 sm4-gfni-avx2-x86_64 sm4-gfni-avx512-x86_64 sm4-ni-x86_64"
 	;;
 arm64)
-	want="sm4 sm4_generic sm4-neon sm4-ce sm4-ce-cipher"
+	want="sm4 sm4_generic sm4-neon sm4-ce sm4-ce-ccm sm4-ce-gcm sm4-ce-cipher"
 	;;
 *)
 	echo "usage: $0 x86_64|arm64" >&2

@@ -15,7 +15,8 @@
 #            random cases per mode, default 10000).
 #   aarch64: cross-built, run under qemu-aarch64(-static) with -cpu max
 #            (NEON and the SM4 instructions) and -cpu cortex-a57 (no SM4)
-#            against vectors computed by libgcrypt on the host.
+#            against vectors computed by libgcrypt on the host (the modes,
+#            and gen-vectors --mac: cbcmac, cmac, xcbc, ccm).
 #   Both: every request between guard bytes; on x86_64 a broken
 #   implementation writing past its output, and one changing its source,
 #   must each fail the guard check.
@@ -51,6 +52,10 @@ expect_broken()
 			grep -qE "^FAIL: diff: broken $m: [0-9]+ cases vs libgcrypt, [1-9][0-9]* mismatches$" \
 				"$log" || why="$why $m"
 		done
+		for m in cbcmac cmac xcbc ccm; do
+			grep -qE "^FAIL: mac: broken $m: [0-9]+ cases vs libgcrypt, [1-9][0-9]* mismatches$" \
+				"$log" || why="$why $m"
+		done
 		[ -z "$why" ] || why="no mismatch reported for broken$why"
 	fi
 	if [ -n "$why" ]; then
@@ -58,7 +63,7 @@ expect_broken()
 		tail -n 5 "$log" | sed 's/^/  | /'
 		return 1
 	fi
-	echo "PASS: unit: the harness catches the deliberately broken implementation: $(grep -c '^FAIL: diff: broken ' "$log") modes mismatch libgcrypt, nothing else fails"
+	echo "PASS: unit: the harness catches the deliberately broken implementation: $(grep -c '^FAIL: diff: broken ' "$log") modes and $(grep -c '^FAIL: mac: broken ' "$log") MAC/CCM algorithms mismatch libgcrypt, nothing else fails"
 }
 # expect_guard FAULT REGEX: the harness on its broken implementation with
 # FAULT (overrun, srcwrite), whose results are right, must fail
@@ -134,6 +139,8 @@ aarch64)
 	make -s -C "$ROOT/tests/unit" ARCH=aarch64 -j"$(nproc)" >&2
 	vec="$ROOT/tests/unit/build-aarch64/vectors.bin"
 	"$ROOT/tests/unit/build/gen-vectors" "$vec" "$CASES" 7 4200
+	macvec="$ROOT/tests/unit/build-aarch64/mac-vectors.bin"
+	"$ROOT/tests/unit/build/gen-vectors" --mac "$macvec" "$CASES" 7
 	# bookworm's static user-mode QEMU is qemu-aarch64-static
 	# (qemu-user-static); from trixie on qemu-user's qemu-aarch64 is.
 	qemu=$(command -v qemu-aarch64-static || command -v qemu-aarch64) || {
@@ -145,7 +152,7 @@ aarch64)
 		echo "--- $qemu -cpu $cpu"
 		"$qemu" -cpu "$cpu" \
 			"$ROOT/tests/unit/build-aarch64/sm4-test" \
-			--vectors "$vec" --cases "$CASES" | sed "s/^\(PASS\|FAIL\): /\1: [cpu $cpu] /" || rc=1
+			--vectors "$vec" --mac-vectors "$macvec" --cases "$CASES" | sed "s/^\(PASS\|FAIL\): /\1: [cpu $cpu] /" || rc=1
 	done
 	exit $rc
 	;;

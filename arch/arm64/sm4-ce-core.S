@@ -2,7 +2,8 @@
 /*
  * SM4 for arm64 with the SM4 Crypto Extensions (FEAT_SM4): sm4-ce, the
  * bulk functions of the skciphers (sm4-modes.S over the SM4E block code
- * of sm4-ce-block.S) and the helpers upstream's sm4-ce.ko exports.
+ * of sm4-ce-block.S), those of the CBC-MAC family (sm4-ce-mac.S) and of
+ * GCM (sm4-ce-gcm.S), and the helpers upstream's sm4-ce.ko exports.
  */
 
 #include <linux/linkage.h>
@@ -19,6 +20,8 @@
  */
 #define SM4_FN(name)	sm4_ce_bulk_ ## name
 #include "sm4-modes.S"
+#include "sm4-ce-mac.S"
+#include "sm4-ce-gcm.S"
 
 /*
  * void sm4_ce_cbc_enc(const u32 *rkey_enc, u8 *dst, const u8 *src,

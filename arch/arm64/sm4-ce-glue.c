@@ -1,8 +1,11 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * sm4-ce: SM4 ecb/cbc/cfb/ctr/xts with the arm64 SM4 Crypto Extensions
- * (SM4E, SM4EKEY), driver names "<mode>-sm4-ce", registered through the
- * shared glue of sm4_generic.ko.
+ * sm4-ce: SM4 ecb/cbc/cfb/ctr/xts skciphers and the cbcmac/cmac/xcbc
+ * hashes with the arm64 SM4 Crypto Extensions (SM4E, SM4EKEY), driver
+ * names "<mode>-sm4-ce", registered through the shared glue of
+ * sm4_generic.ko.  Its bulk functions also serve sm4-ce-ccm.ko and
+ * sm4-ce-gcm.ko (through sm4_ce_mode_ops, sm4_ce_mac_ops and
+ * sm4_ce_gcm_ops).
  *
  * Like upstream's sm4-ce.ko it also exports sm4_ce_expand_key,
  * sm4_ce_crypt_block and sm4_ce_cbc_enc (sm4-ce.h), which upstream's
@@ -19,9 +22,26 @@
 #include <sm4/compat.h>
 #include <sm4/glue.h>
 #include "sm4_arm64_glue.h"
+#include <sm4/mac_glue.h>
+#include <sm4/gcm.h>
 #include "sm4-ce.h"
 
 SM4_DEFINE_MODE_OPS(sm4_ce_ops, sm4_ce_bulk);
+
+const struct sm4_mode_ops *const sm4_ce_mode_ops = &sm4_ce_ops;
+EXPORT_SYMBOL_GPL(sm4_ce_mode_ops);
+
+SM4_DEFINE_GCM_OPS(sm4_ce_gcm_ops_tbl, sm4_ce);
+
+const struct sm4_gcm_ops *const sm4_ce_gcm_ops = &sm4_ce_gcm_ops_tbl;
+EXPORT_SYMBOL_GPL(sm4_ce_gcm_ops);
+
+const struct sm4_mac_ops sm4_ce_mac_ops = {
+	.cbcmac		= sm4_ce_cbcmac,
+	.ccm_enc	= sm4_ce_ccm_enc,
+	.ccm_dec_mac	= sm4_ce_ccm_dec_mac,
+};
+EXPORT_SYMBOL_GPL(sm4_ce_mac_ops);
 
 /*
  * Defined in sm4-ce-core.S and declared in sm4-ce.h; upstream exports
@@ -44,11 +64,45 @@ static struct sm4_skcipher_driver sm4_ce_driver = {
 	.expandkey	= sm4_ce_expandkey,
 };
 
-module_sm4_driver(sm4_ce_driver, sm4_ce_driver,
-	sm4_arm64_check_cpu("sm4-ce", cpu_have_named_feature(SM4),
-			    "the SM4 instructions"));
+static struct sm4_mac_driver sm4_ce_mac_driver = {
+	.name		= "ce",
+	.priority	= 400,
+	.owner		= THIS_MODULE,
+	.ops		= &sm4_ce_ops,
+	.mac_ops	= &sm4_ce_mac_ops,
+	.uses_simd	= true,
+	.alg_mask	= SM4_ALL_MACS,
+	.expandkey	= sm4_ce_expandkey,
+};
 
-MODULE_DESCRIPTION("SM4 ECB/CBC/CFB/CTR/XTS, arm64 Crypto Extensions");
+static int __init sm4_ce_init(void)
+{
+	int err;
+
+	err = sm4_arm64_check_cpu("sm4-ce", cpu_have_named_feature(SM4),
+				  "the SM4 instructions");
+	if (err)
+		return err;
+	err = sm4_skcipher_register(&sm4_ce_driver);
+	if (err)
+		return err;
+	err = sm4_mac_register(&sm4_ce_mac_driver);
+	if (err)
+		sm4_skcipher_unregister(&sm4_ce_driver);
+	return err;
+}
+
+static void __exit sm4_ce_exit(void)
+{
+	sm4_mac_unregister(&sm4_ce_mac_driver);
+	sm4_skcipher_unregister(&sm4_ce_driver);
+}
+
+module_init(sm4_ce_init);
+module_exit(sm4_ce_exit);
+
+MODULE_DESCRIPTION("SM4 ECB/CBC/CFB/CTR/XTS, CBCMAC/CMAC/XCBC, arm64 Crypto Extensions");
 MODULE_LICENSE("GPL");
 MODULE_VERSION(SM4_CRYPTO_VERSION);
 MODULE_ALIAS_SM4_SKCIPHERS("ce");
+MODULE_ALIAS_SM4_MACS("ce");

@@ -28,6 +28,24 @@ void sm4_ce_crypt_block(const u32 *rkey, u8 *dst, const u8 *src);
 void sm4_ce_cbc_enc(const u32 *rkey_enc, u8 *dst, const u8 *src,
 		    u8 *iv, unsigned int nblocks);
 
+/*
+ * This project's own: the CBC-MAC family's bulk functions
+ * (sm4-ce-mac.S) and the tables sm4-ce.ko exports to sm4-ce-ccm.ko and
+ * sm4-ce-gcm.ko (GHASH with PMULL: sm4-ce-gcm.S).
+ */
+struct sm4_mode_ops;
+struct sm4_mac_ops;
+struct sm4_gcm_ops;
+void sm4_ce_cbcmac(const u32 *rk, u8 *mac, const u8 *src,
+		   unsigned int nblocks);
+void sm4_ce_ccm_enc(const u32 *rk, u8 *dst, const u8 *src,
+		    unsigned int nblocks, u8 *ctr, u8 *mac);
+void sm4_ce_ccm_dec_mac(const u32 *rk, const u8 *src, unsigned int nblocks,
+			u8 *ctr, u8 *mac);
+extern const struct sm4_mode_ops *const sm4_ce_mode_ops;
+extern const struct sm4_mac_ops sm4_ce_mac_ops;
+extern const struct sm4_gcm_ops *const sm4_ce_gcm_ops;
+
 /* struct sm4_skcipher_driver.expandkey of the drivers using SM4EKEY. */
 static inline int sm4_ce_expandkey(struct sm4_ctx *ctx, const u8 *key,
 				   unsigned int key_len)

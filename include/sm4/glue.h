@@ -136,6 +136,11 @@ sm4_glue_ops(const struct sm4_skcipher_driver *drv, unsigned int len,
 	     bool *simd);
 int sm4_glue_expandkey(const struct sm4_skcipher_driver *drv,
 		       struct sm4_ctx *ctx, const u8 *key, unsigned int key_len);
+/* The same for the MAC family's drivers (crypto/sm4_mac_glue.c). */
+int sm4_simd_expandkey(int (*expandkey)(struct sm4_ctx *ctx, const u8 *key,
+					unsigned int key_len),
+		       bool uses_simd, struct sm4_ctx *ctx, const u8 *key,
+		       unsigned int key_len);
 
 /*
  * module_sm4_driver(id, drv, cpu_check): the init and exit functions

@@ -339,7 +339,8 @@ else
 fi
 if [ $DEMO = 0 ]; then
 	gcc -O2 -Wall -o "$WORK/gen-vectors" "$REPO_ROOT/tests/common/gen-vectors.c" \
-		"$REPO_ROOT/tests/common/sm4-vectors.c" -lgcrypt ||
+		"$REPO_ROOT/tests/common/sm4-vectors.c" \
+		"$REPO_ROOT/tests/common/sm4-mac-vectors.c" -lgcrypt ||
 		setup_fail "build tests/common/gen-vectors"
 	gcc -O2 -Wall -o "$WORK/dm-xts" "$REPO_ROOT/tests/guest/dm-xts.c" -lgcrypt ||
 		setup_fail "build tests/guest/dm-xts"

@@ -268,7 +268,8 @@ driver_needs()
 	# the check expects -ENODEV (as on TCG, which has no SM4-NI).
 	sm4-ni-x86_64) echo sm4 avx avx2 ;;
 	sm4-neon) echo asimd ;;
-	sm4-ce|sm4-ce-cipher) echo sm4 ;;
+	sm4-ce|sm4-ce-cipher|sm4-ce-ccm) echo sm4 ;;
+	sm4-ce-gcm) echo sm4 pmull ;;
 	*) echo "" ;;
 	esac
 }
@@ -335,7 +336,7 @@ is_loaded()
 # registered its algorithms.
 check_proc_crypto()
 {
-	local tag=$1 m modes x n
+	local tag=$1 m modes x n want
 
 	crypto_table >/tmp/crypto.tab
 	if awk '$2 == "sm4-generic" && $1 == "sm4" && $3 == "sm4_generic" &&
@@ -366,7 +367,7 @@ check_proc_crypto()
 			else
 				fail "$tag $drv ($name, $type, priority $prio): selftest $st"
 			fi
-			if [ "$type" = skcipher ]; then
+			if [ "$type" = skcipher ] || [ "$type" = aead ]; then
 				if [ "$async" = no ] && [ "$internal" != yes ]; then
 					pass "$tag $drv: async: no"
 				else
@@ -374,20 +375,29 @@ check_proc_crypto()
 				fi
 			fi
 		done </tmp/crypto.mod
-		# A multi-mode driver registers all five skciphers.
+		# A multi-mode driver registers all five skciphers; the
+		# AEAD/MAC modules what upstream's of that name do.
 		case $m in
 		sm4_generic|*_cipher) continue ;;
+		sm4_ce_ccm) want="ccm" ;;
+		sm4_ce_gcm) want="gcm" ;;
+		sm4_ce) want="ecb cbc cfb ctr xts cbcmac cmac xcbc" ;;
+		*) want="ecb cbc cfb ctr xts" ;;
 		esac
 		modes=
-		for x in ecb cbc cfb ctr xts; do
+		for x in $want; do
 			grep -q "^$x(sm4) " /tmp/crypto.mod || modes="$modes $x"
 		done
 		if [ -z "$modes" ]; then
-			pass "$tag $m registers ecb/cbc/cfb/ctr/xts(sm4)"
+			pass "$tag $m registers $(echo "$want" | tr ' ' /)(sm4)"
 		else
 			fail "$tag $m does not register:$modes"
 		fi
-		# cts(cbc(sm4)) comes from the shared glue for every driver.
+		# cts(cbc(sm4)) comes from the shared glue for every
+		# skcipher driver.
+		case $m in
+		sm4_ce_ccm|sm4_ce_gcm) continue ;;
+		esac
 		if grep -q '^cts(cbc(sm4)) cts-cbc-sm4-' /tmp/crypto.mod; then
 			pass "$tag $m registers cts(cbc(sm4)) ($(awk '$1 == "cts(cbc(sm4))" { print $2; exit }' /tmp/crypto.mod))"
 		else
@@ -629,7 +639,12 @@ expect_served()
 		fail "$tag no driver for $alg in /proc/crypto"
 		return 1
 	fi
-	m=$(asm_module_name "${best#* }")
+	m=${best#* }
+	# sm4-ce-ccm and sm4-ce-gcm run sm4-ce's assembly.
+	case $m in
+	sm4_ce_ccm|sm4_ce_gcm) m=sm4_ce ;;
+	esac
+	m=$(asm_module_name "$m")
 	if [ -n "$m" ]; then
 		kp_expect "$tag ($alg: ${best%% *})" "$m" "$@"
 	else
@@ -1303,10 +1318,11 @@ part8()
 			wprio=$prio
 		fi
 	done </tmp/crypto.tab
-	# Every arch driver the CPU supports must have been loaded.
+	# Every arch driver the CPU supports must have been loaded (the
+	# AEAD modules only load on ccm(sm4)/gcm(sm4) requests).
 	for m in $(project_modules); do
 		case $m in
-		sm4|sm4_generic|sm4-ce-cipher) continue ;;
+		sm4|sm4_generic|sm4-ce-cipher|sm4-ce-ccm|sm4-ce-gcm) continue ;;
 		esac
 		# shellcheck disable=SC2046
 		if cpu_has $(driver_needs "$m"); then

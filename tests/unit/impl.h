@@ -7,11 +7,14 @@
 #define _SM4_TEST_IMPL_H
 
 #include <sm4/modes.h>
+#include <sm4/mac.h>
 #include <sm4/gcm.h>
 
 struct sm4_test_impl {
 	const char *name;			/* e.g. "aesni-avx" */
 	const struct sm4_mode_ops *ops;
+	/* Optional: the CBC-MAC family (tests/unit/mac_test.c). */
+	const struct sm4_mac_ops *mac_ops;
 	bool (*available)(void);		/* CPU check; NULL: always */
 	/* Optional: its own key expansion, must match sm4_expandkey(). */
 	int (*expandkey)(struct sm4_ctx *ctx, const u8 *key,
@@ -23,6 +26,13 @@ struct sm4_test_impl {
 };
 
 void sm4_test_register_impl(struct sm4_test_impl *impl);
+
+/* For suites in files of their own. */
+void sm4_test_report(bool ok, const char *fmt, ...)
+	__attribute__((format(printf, 2, 3)));
+bool sm4_test_impl_selected(const struct sm4_test_impl *impl);
+struct sm4_test_impl *sm4_test_impl_list(void);
+void sm4_test_macs(const char *path, unsigned long cases, uint64_t *seed);
 
 /* Register an implementation at program start. */
 #define SM4_TEST_IMPL(var)						\

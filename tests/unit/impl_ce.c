@@ -13,10 +13,21 @@
 #include <asm/hwcap.h>
 #include <sm4/compat.h>
 #include <sm4/modes.h>
+#include <sm4/mac.h>
+#include <sm4/gcm.h>
 #include "../../arch/arm64/sm4-ce.h"
 #include "impl.h"
 
 SM4_DEFINE_MODE_OPS(sm4_ce_ops, sm4_ce_bulk);
+
+SM4_DEFINE_GCM_OPS(ce_gcm_ops, sm4_ce);
+
+/* As sm4-ce-glue.c's sm4_ce_mac_ops (sm4-ce-mac.S). */
+static const struct sm4_mac_ops ce_mac_ops = {
+	.cbcmac		= sm4_ce_cbcmac,
+	.ccm_enc	= sm4_ce_ccm_enc,
+	.ccm_dec_mac	= sm4_ce_ccm_dec_mac,
+};
 
 static bool ce_available(void)
 {
@@ -26,6 +37,8 @@ static bool ce_available(void)
 static struct sm4_test_impl ce_impl = {
 	.name = "ce",
 	.ops = &sm4_ce_ops,
+	.mac_ops = &ce_mac_ops,
+	.gcm = &ce_gcm_ops,
 	.available = ce_available,
 	.expandkey = sm4_ce_expandkey,
 	.width = 8,

@@ -27,6 +27,8 @@
  * pages (memwatch.h), flush against one of them; the rest of its pages
  * holds a pattern that must survive the request, and an out-of-place
  * request must leave its source unchanged.
+ *   mac       (tests/unit/mac_test.c) cbcmac, cmac, xcbc and ccm against
+ *             libgcrypt (host builds) or a vector file (--mac-vectors);
  *   diff      random keys, IVs and lengths against libgcrypt (host
  *             builds) or against a vector file computed by libgcrypt on
  *             the host (--vectors, for other architectures), in-place and
@@ -40,6 +42,7 @@
 #include <stdarg.h>
 #include <sm4/compat.h>
 #include <sm4/modes.h>
+#include <sm4/mac.h>
 #include "impl.h"
 #include "memwatch.h"
 #if defined(__x86_64__)
@@ -113,6 +116,37 @@ BROKEN_CHAIN(cfb_dec, 9, 0x40)
 BROKEN_CHAIN(ctr, nblocks * SM4_BLOCK_SIZE - 1, 1)
 BROKEN_CHAIN(xts_enc, 3, 0x80)
 
+/* bitflip also breaks the CBC-MAC family's three bulk functions. */
+static void broken_cbcmac(const u32 *rk, u8 *mac, const u8 *src,
+			  unsigned int nblocks)
+{
+	sm4_generic_mac_ops.cbcmac(rk, mac, src, nblocks);
+	if (nblocks)
+		mac[7] ^= 0x02;
+}
+
+static void broken_ccm_enc(const u32 *rk, u8 *dst, const u8 *src,
+			   unsigned int nblocks, u8 *ctr, u8 *mac)
+{
+	sm4_generic_mac_ops.ccm_enc(rk, dst, src, nblocks, ctr, mac);
+	if (nblocks)
+		mac[11] ^= 0x08;
+}
+
+static void broken_ccm_dec_mac(const u32 *rk, const u8 *src,
+			       unsigned int nblocks, u8 *ctr, u8 *mac)
+{
+	sm4_generic_mac_ops.ccm_dec_mac(rk, src, nblocks, ctr, mac);
+	if (nblocks)
+		mac[2] ^= 0x20;
+}
+
+static const struct sm4_mac_ops broken_mac_ops = {
+	.cbcmac		= broken_cbcmac,
+	.ccm_enc	= broken_ccm_enc,
+	.ccm_dec_mac	= broken_ccm_dec_mac,
+};
+
 static struct sm4_mode_ops broken_ops;
 static struct sm4_test_impl broken_impl = {
 	.name = "broken",
@@ -138,6 +172,7 @@ static int register_broken(const char *fault)
 	broken_ops.ctr = broken_ctr;
 	broken_ops.xts_enc = broken_xts_enc;
 	broken_ops.xts_dec = broken_xts_enc;
+	broken_impl.mac_ops = &broken_mac_ops;
 	sm4_test_register_impl(&broken_impl);
 	return 0;
 }
@@ -145,6 +180,8 @@ static int register_broken(const char *fault)
 static struct sm4_test_impl generic_impl = {
 	.name = "generic",
 	.ops = &sm4_generic_mode_ops,
+	.mac_ops = &sm4_generic_mac_ops,
+	.gcm = &sm4_gcm_generic_ops,
 	.width = 1,
 };
 SM4_TEST_IMPL(generic_impl);
@@ -448,6 +485,28 @@ static bool impl_selected(const struct sm4_test_impl *impl)
 		return false;
 	}
 	return true;
+}
+
+/* For the suites in other files (impl.h). */
+void sm4_test_report(bool ok, const char *fmt, ...)
+{
+	char buf[512];
+	va_list ap;
+
+	va_start(ap, fmt);
+	vsnprintf(buf, sizeof(buf), fmt, ap);
+	va_end(ap);
+	report(ok, "%s", buf);
+}
+
+bool sm4_test_impl_selected(const struct sm4_test_impl *impl)
+{
+	return impl_selected(impl);
+}
+
+struct sm4_test_impl *sm4_test_impl_list(void)
+{
+	return impls;
 }
 
 /* ---- Known answers ------------------------------------------------ */
@@ -959,7 +1018,7 @@ static void test_expandkey(void)
 
 int main(int argc, char **argv)
 {
-	const char *vectors = NULL;
+	const char *vectors = NULL, *mac_vectors = NULL;
 	struct sm4_test_impl *impl = NULL;
 	int i;
 
@@ -970,6 +1029,8 @@ int main(int argc, char **argv)
 			seed = strtoull(argv[++i], NULL, 0);
 		else if (!strcmp(argv[i], "--vectors") && i + 1 < argc)
 			vectors = argv[++i];
+		else if (!strcmp(argv[i], "--mac-vectors") && i + 1 < argc)
+			mac_vectors = argv[++i];
 		else if (!strcmp(argv[i], "--impl") && i + 1 < argc)
 			only_impl = argv[++i];
 		else if (!strcmp(argv[i], "--with-broken") ||
@@ -995,7 +1056,7 @@ int main(int argc, char **argv)
 #endif
 		else {
 usage:
-			fprintf(stderr, "usage: %s [--cases N] [--seed S] [--vectors FILE] [--impl NAME] [--with-broken[=bitflip|overrun|srcwrite]] [--emulate-gfni] [--emulate-sm4ni]\n",
+			fprintf(stderr, "usage: %s [--cases N] [--seed S] [--vectors FILE] [--mac-vectors FILE] [--impl NAME] [--with-broken[=bitflip|overrun|srcwrite]] [--emulate-gfni] [--emulate-sm4ni]\n",
 				argv[0]);
 			return 2;
 		}
@@ -1028,7 +1089,11 @@ usage:
 #ifndef HAVE_GCRYPT
 	else
 		report(false, "no libgcrypt in this build: pass --vectors FILE");
+	if (!mac_vectors)
+		report(false, "no libgcrypt in this build: pass --mac-vectors FILE");
+	else
 #endif
+	sm4_test_macs(mac_vectors, n_cases, &seed);
 #if defined(__x86_64__)
 	if (sm4_gfni_emu_active)
 		printf("NOTE: %lu GFNI instructions emulated\n",

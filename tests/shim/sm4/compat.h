@@ -93,4 +93,11 @@ static inline void crypto_xor_cpy(u8 *dst, const u8 *a, const u8 *b,
 	while (len--)
 		*dst++ = *a++ ^ *b++;
 }
+
+/* Increment a big-endian counter of @size bytes. */
+static inline void crypto_inc(u8 *a, unsigned int size)
+{
+	while (size-- && !++a[size])
+		;
+}
 #endif

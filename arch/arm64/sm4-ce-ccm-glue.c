@@ -1,0 +1,49 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * sm4-ce-ccm: ccm(sm4) as "ccm-sm4-ce" with the arm64 SM4 Crypto
+ * Extensions, under upstream's module name.  The bulk functions are
+ * sm4-ce.ko's (sm4_ce_mac_ops: the MAC chain with the CTR keystream in
+ * its latency shadow; sm4_ce_mode_ops for CTR), the request handling is
+ * the shared glue's (crypto/sm4_mac_glue.c).
+ */
+
+#include <linux/module.h>
+#include <linux/init.h>
+#include <linux/cpufeature.h>
+#include <sm4/compat.h>
+#include <sm4/mac_glue.h>
+#include "sm4-ce.h"
+
+static struct sm4_mac_driver sm4_ce_ccm_driver = {
+	.name		= "ce",
+	.priority	= 400,
+	.owner		= THIS_MODULE,
+	.mac_ops	= &sm4_ce_mac_ops,
+	.uses_simd	= true,
+	.alg_mask	= 1U << SM4_AEAD_CCM,
+	.expandkey	= sm4_ce_expandkey,
+};
+
+static int __init sm4_ce_ccm_init(void)
+{
+	if (!cpu_have_named_feature(SM4)) {
+		pr_info("sm4-ce-ccm: CPU lacks the SM4 instructions, driver not loaded\n");
+		return -ENODEV;
+	}
+	sm4_ce_ccm_driver.ops = sm4_ce_mode_ops;
+	return sm4_mac_register(&sm4_ce_ccm_driver);
+}
+
+static void __exit sm4_ce_ccm_exit(void)
+{
+	sm4_mac_unregister(&sm4_ce_ccm_driver);
+}
+
+module_init(sm4_ce_ccm_init);
+module_exit(sm4_ce_ccm_exit);
+
+MODULE_DESCRIPTION("SM4 CCM AEAD, arm64 Crypto Extensions");
+MODULE_LICENSE("GPL");
+MODULE_VERSION(SM4_CRYPTO_VERSION);
+MODULE_ALIAS_CRYPTO("ccm(sm4)");
+MODULE_ALIAS_CRYPTO("ccm-sm4-ce");

@@ -1,0 +1,515 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * The glue of the CBC-MAC family shared by every SM4 driver:
+ * cbcmac/cmac/xcbc(sm4) shashes and the ccm(sm4) AEAD over a driver's
+ * struct sm4_mac_ops and CTR function (see include/sm4/mac_glue.h).
+ *
+ * ccm(sm4) decryption runs in two passes: the first computes the tag from
+ * the ciphertext without writing anything, the second (only once the tag
+ * matched) writes the plaintext.  A forged message so leaves dst as it
+ * was: no unverified plaintext, not even for a moment.
+ */
+
+#include <linux/module.h>
+#include <linux/export.h>
+#include <linux/errno.h>
+#include <linux/string.h>
+#include <linux/scatterlist.h>
+#include <crypto/algapi.h>
+#include <crypto/internal/skcipher.h>
+#include <crypto/scatterwalk.h>
+#include <sm4/compat.h>
+#include <sm4/mac_glue.h>
+
+/*
+ * The bulk functions for the next SIMD section, which this opens: the
+ * driver's if SIMD is usable (or the driver needs none), the portable
+ * ones otherwise.  Returns whether a section was opened.
+ */
+static bool sm4_mac_begin(const struct sm4_mac_driver *drv,
+			  const struct sm4_mode_ops **ops,
+			  const struct sm4_mac_ops **mops)
+{
+	if (!drv->uses_simd) {
+		*ops = drv->ops;
+		*mops = drv->mac_ops;
+		return false;
+	}
+	if (!crypto_simd_usable()) {
+		*ops = &sm4_generic_mode_ops;
+		*mops = &sm4_generic_mac_ops;
+		return false;
+	}
+	*ops = drv->ops;
+	*mops = drv->mac_ops;
+	sm4_simd_begin();
+	return true;
+}
+
+static void sm4_mac_end(bool simd)
+{
+	if (simd)
+		sm4_simd_end();
+}
+
+/* ---- cbcmac, cmac, xcbc ------------------------------------------- */
+
+/*
+ * cmac: @k_full, @k_part are K1, K2; xcbc: K2, K3, and @key is the
+ * schedule of K1.
+ */
+struct sm4_mac_tfm_ctx {
+	struct sm4_ctx key;
+	u8 k_full[SM4_BLOCK_SIZE];
+	u8 k_part[SM4_BLOCK_SIZE];
+};
+
+static const struct sm4_mac_alg *sm4_mac_alg_of(struct crypto_shash *tfm)
+{
+	return container_of(crypto_shash_alg(tfm), struct sm4_mac_alg, alg);
+}
+
+static int sm4_xcbc_setkey(const struct sm4_mac_driver *drv,
+			   struct sm4_mac_tfm_ctx *ctx)
+{
+	const struct sm4_mode_ops *ops;
+	const struct sm4_mac_ops *mops;
+	u8 k1[SM4_BLOCK_SIZE];
+	bool simd;
+	int err;
+
+	simd = sm4_mac_begin(drv, &ops, &mops);
+	sm4_xcbc_subkeys(mops, ctx->key.rkey_enc, k1, ctx->k_full,
+			 ctx->k_part);
+	sm4_mac_end(simd);
+	err = sm4_simd_expandkey(drv->expandkey, drv->uses_simd, &ctx->key,
+				 k1, SM4_KEY_SIZE);
+	memzero_explicit(k1, sizeof(k1));
+	return err;
+}
+
+static int sm4_mac_setkey(struct crypto_shash *tfm, const u8 *key,
+			  unsigned int key_len)
+{
+	const struct sm4_mac_alg *salg = sm4_mac_alg_of(tfm);
+	const struct sm4_mac_driver *drv = salg->drv;
+	struct sm4_mac_tfm_ctx *ctx = crypto_shash_ctx(tfm);
+	const struct sm4_mode_ops *ops;
+	const struct sm4_mac_ops *mops;
+	bool simd;
+	int err;
+
+	err = sm4_simd_expandkey(drv->expandkey, drv->uses_simd, &ctx->key,
+				 key, key_len);
+	if (err)
+		return err;
+	switch (salg->id) {
+	case SM4_MAC_CMAC:
+		simd = sm4_mac_begin(drv, &ops, &mops);
+		sm4_cmac_subkeys(mops, ctx->key.rkey_enc, ctx->k_full,
+				 ctx->k_part);
+		sm4_mac_end(simd);
+		return 0;
+	case SM4_MAC_XCBC:
+		return sm4_xcbc_setkey(drv, ctx);
+	default:
+		return 0;
+	}
+}
+
+static int sm4_mac_init(struct shash_desc *desc)
+{
+	struct sm4_mac_state *st = shash_desc_ctx(desc);
+
+	memset(st, 0, sizeof(*st));
+	return 0;
+}
+
+static int sm4_mac_shash_update(struct shash_desc *desc, const u8 *p,
+				unsigned int len)
+{
+	const struct sm4_mac_driver *drv = sm4_mac_alg_of(desc->tfm)->drv;
+	const struct sm4_mac_tfm_ctx *ctx = crypto_shash_ctx(desc->tfm);
+	struct sm4_mac_state *st = shash_desc_ctx(desc);
+	const struct sm4_mode_ops *ops;
+	const struct sm4_mac_ops *mops;
+	bool simd;
+
+	while (len) {
+		unsigned int n = min_t(unsigned int, len, SM4_SIMD_CHUNK);
+
+		simd = sm4_mac_begin(drv, &ops, &mops);
+		sm4_mac_update(mops, ctx->key.rkey_enc, st, p, n);
+		sm4_mac_end(simd);
+		p += n;
+		len -= n;
+	}
+	return 0;
+}
+
+static int sm4_mac_final(struct shash_desc *desc, u8 *out)
+{
+	const struct sm4_mac_alg *salg = sm4_mac_alg_of(desc->tfm);
+	const struct sm4_mac_tfm_ctx *ctx = crypto_shash_ctx(desc->tfm);
+	struct sm4_mac_state *st = shash_desc_ctx(desc);
+	const struct sm4_mode_ops *ops;
+	const struct sm4_mac_ops *mops;
+	bool simd;
+
+	simd = sm4_mac_begin(salg->drv, &ops, &mops);
+	if (salg->id == SM4_MAC_CBCMAC)
+		sm4_mac_flush(mops, ctx->key.rkey_enc, st);
+	else
+		sm4_mac_final_keyed(mops, ctx->key.rkey_enc, st, ctx->k_full,
+				    ctx->k_part);
+	sm4_mac_end(simd);
+	memcpy(out, st->dg, SM4_BLOCK_SIZE);
+	memzero_explicit(st, sizeof(*st));
+	return 0;
+}
+
+static int sm4_mac_export(struct shash_desc *desc, void *out)
+{
+	memcpy(out, shash_desc_ctx(desc), sizeof(struct sm4_mac_state));
+	return 0;
+}
+
+static int sm4_mac_import(struct shash_desc *desc, const void *in)
+{
+	struct sm4_mac_state *st = shash_desc_ctx(desc);
+
+	memcpy(st, in, sizeof(*st));
+	if (st->len > SM4_BLOCK_SIZE) {
+		memzero_explicit(st, sizeof(*st));
+		return -EINVAL;
+	}
+	return 0;
+}
+
+static const char * const sm4_mac_names[SM4_NUM_MACS] = {
+	[SM4_MAC_CBCMAC] = "cbcmac",
+	[SM4_MAC_CMAC] = "cmac",
+	[SM4_MAC_XCBC] = "xcbc",
+};
+
+static void sm4_mac_fill(struct sm4_mac_driver *drv, enum sm4_mac_alg_id id)
+{
+	struct sm4_mac_alg *salg = &drv->macs[id];
+	struct shash_alg *alg = &salg->alg;
+
+	memset(salg, 0, sizeof(*salg));
+	salg->drv = drv;
+	salg->id = id;
+
+	snprintf(alg->base.cra_name, sizeof(alg->base.cra_name), "%s(sm4)",
+		 sm4_mac_names[id]);
+	snprintf(alg->base.cra_driver_name, sizeof(alg->base.cra_driver_name),
+		 "%s-sm4-%s", sm4_mac_names[id], drv->name);
+	alg->base.cra_priority = drv->priority;
+	alg->base.cra_blocksize = SM4_BLOCK_SIZE;
+	alg->base.cra_ctxsize = sizeof(struct sm4_mac_tfm_ctx);
+	alg->base.cra_module = drv->owner;
+	alg->digestsize = SM4_BLOCK_SIZE;
+	alg->descsize = sizeof(struct sm4_mac_state);
+	alg->statesize = sizeof(struct sm4_mac_state);
+	alg->setkey = sm4_mac_setkey;
+	alg->init = sm4_mac_init;
+	alg->update = sm4_mac_shash_update;
+	alg->final = sm4_mac_final;
+	alg->export = sm4_mac_export;
+	alg->import = sm4_mac_import;
+}
+
+/* ---- ccm(sm4) ----------------------------------------------------- */
+
+struct sm4_ccm_req {
+	const struct sm4_mac_driver *drv;
+	const u32 *rk;
+	struct sm4_ccm_state st;
+};
+
+static const struct sm4_ccm_alg *sm4_ccm_alg_of(struct crypto_aead *tfm)
+{
+	return container_of(crypto_aead_alg(tfm), struct sm4_ccm_alg, alg);
+}
+
+static int sm4_ccm_setkey(struct crypto_aead *tfm, const u8 *key,
+			  unsigned int key_len)
+{
+	const struct sm4_mac_driver *drv = sm4_ccm_alg_of(tfm)->drv;
+
+	return sm4_simd_expandkey(drv->expandkey, drv->uses_simd,
+				  crypto_aead_ctx(tfm), key, key_len);
+}
+
+static int sm4_ccm_setauthsize(struct crypto_aead *tfm, unsigned int authsize)
+{
+	return sm4_ccm_authsize_ok(authsize) ? 0 : -EINVAL;
+}
+
+/*
+ * Absorb @len bytes of @sg from offset @skip: associated data into the
+ * MAC, or (@ciphertext) the first decryption pass.  One SIMD section per
+ * mapped piece, which is at most a page.
+ */
+static int sm4_ccm_absorb(struct sm4_ccm_req *r, struct scatterlist *sg,
+			  unsigned int skip, unsigned int len, bool ciphertext)
+{
+	const struct sm4_mode_ops *ops;
+	const struct sm4_mac_ops *mops;
+	struct sg_mapping_iter miter;
+	bool simd;
+
+	if (!len)
+		return 0;
+	sg_miter_start(&miter, sg, sg_nents(sg),
+		       SG_MITER_FROM_SG | SG_MITER_ATOMIC);
+	if (sg_miter_skip(&miter, skip)) {
+		while (len && sg_miter_next(&miter)) {
+			unsigned int n = min_t(unsigned int, len,
+					       min_t(size_t, miter.length,
+						     SM4_SIMD_CHUNK));
+
+			miter.consumed = n;
+			simd = sm4_mac_begin(r->drv, &ops, &mops);
+			if (ciphertext)
+				sm4_ccm_decrypt_mac(mops, r->rk, &r->st,
+						    miter.addr, n);
+			else
+				sm4_mac_update(mops, r->rk, &r->st.mac,
+					       miter.addr, n);
+			sm4_mac_end(simd);
+			len -= n;
+		}
+	}
+	sg_miter_stop(&miter);
+	return len ? -EINVAL : 0;
+}
+
+/* B0, the associated data; ready for the text. */
+static int sm4_ccm_auth_start(struct aead_request *req,
+			      struct sm4_ccm_req *r, unsigned int cryptlen)
+{
+	struct crypto_aead *tfm = crypto_aead_reqtfm(req);
+	const struct sm4_ctx *ctx = crypto_aead_ctx(tfm);
+	const struct sm4_mode_ops *ops;
+	const struct sm4_mac_ops *mops;
+	bool simd;
+	int err;
+
+	r->drv = sm4_ccm_alg_of(tfm)->drv;
+	r->rk = ctx->rkey_enc;
+	simd = sm4_mac_begin(r->drv, &ops, &mops);
+	err = sm4_ccm_start(mops, r->rk, &r->st, req->iv, req->assoclen,
+			    cryptlen, crypto_aead_authsize(tfm));
+	sm4_mac_end(simd);
+	if (err)
+		return err;
+	err = sm4_ccm_absorb(r, req->src, 0, req->assoclen, false);
+	if (err)
+		return err;
+	simd = sm4_mac_begin(r->drv, &ops, &mops);
+	sm4_mac_flush(mops, r->rk, &r->st.mac);
+	sm4_mac_end(simd);
+	return 0;
+}
+
+/*
+ * Run @fn over the text of a walk, whole blocks per step but the last,
+ * at most SM4_SIMD_CHUNK bytes per SIMD section.
+ */
+static int sm4_ccm_walk(struct skcipher_walk *walk, struct sm4_ccm_req *r,
+			u8 *ctr, bool enc)
+{
+	const struct sm4_mode_ops *ops;
+	const struct sm4_mac_ops *mops;
+	int err = 0;
+	bool simd;
+
+	while (walk->nbytes) {
+		unsigned int todo = walk->nbytes;
+		const u8 *src = walk->src.virt.addr;
+		u8 *dst = walk->dst.virt.addr;
+
+		if (todo < walk->total)
+			todo = round_down(todo, SM4_BLOCK_SIZE);
+		while (todo) {
+			unsigned int n = min_t(unsigned int, todo,
+					       SM4_SIMD_CHUNK);
+
+			simd = sm4_mac_begin(r->drv, &ops, &mops);
+			if (enc)
+				sm4_ccm_encrypt(mops, r->rk, &r->st, dst, src,
+						n);
+			else
+				sm4_mode_ctr_crypt(ops, r->rk, dst, src, n,
+						   ctr);
+			sm4_mac_end(simd);
+			src += n;
+			dst += n;
+			todo -= n;
+		}
+		err = skcipher_walk_done(walk, walk->nbytes -
+					 (src - (const u8 *)walk->src.virt.addr));
+	}
+	return err;
+}
+
+static int sm4_ccm_encrypt_req(struct aead_request *req)
+{
+	struct crypto_aead *tfm = crypto_aead_reqtfm(req);
+	unsigned int authsize = crypto_aead_authsize(tfm);
+	const struct sm4_mode_ops *ops;
+	const struct sm4_mac_ops *mops;
+	struct skcipher_walk walk;
+	struct sm4_ccm_req r;
+	u8 tag[SM4_BLOCK_SIZE];
+	bool simd;
+	int err;
+
+	err = sm4_ccm_auth_start(req, &r, req->cryptlen);
+	if (err)
+		goto out;
+	err = skcipher_walk_aead_encrypt(&walk, req, false);
+	if (!err)
+		err = sm4_ccm_walk(&walk, &r, NULL, true);
+	if (err)
+		goto out;
+	simd = sm4_mac_begin(r.drv, &ops, &mops);
+	sm4_ccm_tag(ops, r.rk, &r.st, tag);
+	sm4_mac_end(simd);
+	scatterwalk_map_and_copy(tag, req->dst, req->assoclen + req->cryptlen,
+				 authsize, 1);
+out:
+	memzero_explicit(&r.st, sizeof(r.st));
+	memzero_explicit(tag, sizeof(tag));
+	return err;
+}
+
+static int sm4_ccm_decrypt_req(struct aead_request *req)
+{
+	struct crypto_aead *tfm = crypto_aead_reqtfm(req);
+	unsigned int authsize = crypto_aead_authsize(tfm);
+	unsigned int cryptlen = req->cryptlen - authsize;
+	const struct sm4_mode_ops *ops;
+	const struct sm4_mac_ops *mops;
+	u8 tag[SM4_BLOCK_SIZE], given[SM4_BLOCK_SIZE];
+	u8 ctr[SM4_BLOCK_SIZE];
+	struct skcipher_walk walk;
+	struct sm4_ccm_req r;
+	bool simd;
+	int err;
+
+	memset(&r, 0, sizeof(r));
+	if (req->cryptlen < authsize)
+		return -EINVAL;
+	err = sm4_ccm_auth_start(req, &r, cryptlen);
+	if (err)
+		goto out;
+
+	/* Pass 1: the tag of the plaintext, nothing written. */
+	err = sm4_ccm_absorb(&r, req->src, req->assoclen, cryptlen, true);
+	if (err)
+		goto out;
+	simd = sm4_mac_begin(r.drv, &ops, &mops);
+	sm4_ccm_decrypt_mac_end(ops, mops, r.rk, &r.st);
+	sm4_ccm_tag(ops, r.rk, &r.st, tag);
+	sm4_mac_end(simd);
+	scatterwalk_map_and_copy(given, req->src, req->assoclen + cryptlen,
+				 authsize, 0);
+	if (crypto_memneq(tag, given, authsize)) {
+		err = -EBADMSG;
+		goto out;
+	}
+
+	/* Pass 2: verified, so write the plaintext. */
+	sm4_ccm_text_ctr(&r.st, ctr);
+	err = skcipher_walk_aead_decrypt(&walk, req, false);
+	if (!err)
+		err = sm4_ccm_walk(&walk, &r, ctr, false);
+out:
+	memzero_explicit(&r.st, sizeof(r.st));
+	memzero_explicit(tag, sizeof(tag));
+	memzero_explicit(ctr, sizeof(ctr));
+	return err;
+}
+
+static void sm4_ccm_fill(struct sm4_mac_driver *drv)
+{
+	struct sm4_ccm_alg *calg = &drv->ccm;
+	struct aead_alg *alg = &calg->alg;
+
+	memset(calg, 0, sizeof(*calg));
+	calg->drv = drv;
+	strscpy(alg->base.cra_name, "ccm(sm4)", sizeof(alg->base.cra_name));
+	snprintf(alg->base.cra_driver_name, sizeof(alg->base.cra_driver_name),
+		 "ccm-sm4-%s", drv->name);
+	/*
+	 * Above the ccm template over this driver's ctr and cbcmac, whose
+	 * priority is their mean.
+	 */
+	alg->base.cra_priority = drv->priority + 1;
+	alg->base.cra_blocksize = 1;
+	alg->base.cra_ctxsize = sizeof(struct sm4_ctx);
+	alg->base.cra_module = drv->owner;
+	alg->ivsize = SM4_BLOCK_SIZE;
+	alg->chunksize = SM4_BLOCK_SIZE;
+	alg->maxauthsize = SM4_BLOCK_SIZE;
+	alg->setkey = sm4_ccm_setkey;
+	alg->setauthsize = sm4_ccm_setauthsize;
+	alg->encrypt = sm4_ccm_encrypt_req;
+	alg->decrypt = sm4_ccm_decrypt_req;
+}
+
+/* ---- Registration ------------------------------------------------- */
+
+int sm4_mac_register(struct sm4_mac_driver *drv)
+{
+	enum sm4_mac_alg_id id;
+	int err;
+
+	for (id = 0; id < SM4_NUM_MACS; id++) {
+		if (!(drv->alg_mask & (1U << id)))
+			continue;
+		sm4_mac_fill(drv, id);
+		err = crypto_register_shash(&drv->macs[id].alg);
+		if (err) {
+			pr_err("sm4: registering %s failed: %d\n",
+			       drv->macs[id].alg.base.cra_driver_name, err);
+			goto fail;
+		}
+		drv->macs[id].registered = true;
+	}
+	if (drv->alg_mask & (1U << SM4_AEAD_CCM)) {
+		sm4_ccm_fill(drv);
+		err = crypto_register_aead(&drv->ccm.alg);
+		if (err) {
+			pr_err("sm4: registering %s failed: %d\n",
+			       drv->ccm.alg.base.cra_driver_name, err);
+			goto fail;
+		}
+		drv->ccm.registered = true;
+	}
+	return 0;
+fail:
+	sm4_mac_unregister(drv);
+	return err;
+}
+EXPORT_SYMBOL_GPL(sm4_mac_register);
+
+void sm4_mac_unregister(struct sm4_mac_driver *drv)
+{
+	enum sm4_mac_alg_id id;
+
+	if (drv->ccm.registered) {
+		crypto_unregister_aead(&drv->ccm.alg);
+		drv->ccm.registered = false;
+	}
+	for (id = 0; id < SM4_NUM_MACS; id++) {
+		if (!drv->macs[id].registered)
+			continue;
+		crypto_unregister_shash(&drv->macs[id].alg);
+		drv->macs[id].registered = false;
+	}
+}
+EXPORT_SYMBOL_GPL(sm4_mac_unregister);

@@ -1,0 +1,304 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * The CBC-MAC family over struct sm4_mac_ops (include/sm4/mac.h), and the
+ * portable implementation of those ops on top of sm4_crypt_block().
+ */
+
+#include <linux/module.h>
+#include <linux/export.h>
+#include <linux/errno.h>
+#include <linux/string.h>
+#include <crypto/algapi.h>
+#include <sm4/compat.h>
+#include <sm4/mac.h>
+
+/* ---- The portable bulk functions ------------------------------------ */
+
+static void sm4_generic_cbcmac(const u32 *rk, u8 *mac, const u8 *src,
+			       unsigned int nblocks)
+{
+	for (; nblocks; nblocks--, src += SM4_BLOCK_SIZE) {
+		crypto_xor(mac, src, SM4_BLOCK_SIZE);
+		sm4_crypt_block(rk, mac, mac);
+	}
+}
+
+static void sm4_generic_ccm_enc(const u32 *rk, u8 *dst, const u8 *src,
+				unsigned int nblocks, u8 *ctr, u8 *mac)
+{
+	u8 ks[SM4_BLOCK_SIZE];
+
+	for (; nblocks; nblocks--, src += SM4_BLOCK_SIZE,
+	     dst += SM4_BLOCK_SIZE) {
+		sm4_crypt_block(rk, ks, ctr);
+		crypto_inc(ctr, SM4_BLOCK_SIZE);
+		crypto_xor(mac, src, SM4_BLOCK_SIZE);
+		sm4_crypt_block(rk, mac, mac);
+		crypto_xor_cpy(dst, src, ks, SM4_BLOCK_SIZE);
+	}
+	memzero_explicit(ks, sizeof(ks));
+}
+
+static void sm4_generic_ccm_dec_mac(const u32 *rk, const u8 *src,
+				    unsigned int nblocks, u8 *ctr, u8 *mac)
+{
+	u8 p[SM4_BLOCK_SIZE];
+
+	for (; nblocks; nblocks--, src += SM4_BLOCK_SIZE) {
+		sm4_crypt_block(rk, p, ctr);
+		crypto_inc(ctr, SM4_BLOCK_SIZE);
+		crypto_xor(p, src, SM4_BLOCK_SIZE);
+		crypto_xor(mac, p, SM4_BLOCK_SIZE);
+		sm4_crypt_block(rk, mac, mac);
+	}
+	memzero_explicit(p, sizeof(p));
+}
+
+const struct sm4_mac_ops sm4_generic_mac_ops = {
+	.cbcmac		= sm4_generic_cbcmac,
+	.ccm_enc	= sm4_generic_ccm_enc,
+	.ccm_dec_mac	= sm4_generic_ccm_dec_mac,
+};
+EXPORT_SYMBOL_GPL(sm4_generic_mac_ops);
+
+/* ---- CBC-MAC, CMAC, XCBC ---------------------------------------------- */
+
+static const u8 sm4_zero_block[SM4_BLOCK_SIZE];
+
+void sm4_mac_encrypt_block(const struct sm4_mac_ops *mops, const u32 *rk,
+			   u8 *out, const u8 *in)
+{
+	memmove(out, in, SM4_BLOCK_SIZE);
+	mops->cbcmac(rk, out, sm4_zero_block, 1);
+}
+EXPORT_SYMBOL_GPL(sm4_mac_encrypt_block);
+
+void sm4_mac_update(const struct sm4_mac_ops *mops, const u32 *rk,
+		    struct sm4_mac_state *st, const u8 *p, unsigned int len)
+{
+	unsigned int n;
+
+	if (!len)
+		return;
+	if (st->len) {
+		n = min_t(unsigned int, len, SM4_BLOCK_SIZE - st->len);
+		crypto_xor(st->dg + st->len, p, n);
+		st->len += n;
+		p += n;
+		len -= n;
+		if (!len)
+			return;
+		/* More follows: the pending block is not the last one. */
+		mops->cbcmac(rk, st->dg, sm4_zero_block, 1);
+		st->len = 0;
+	}
+	/* Keep 1..16 bytes pending. */
+	n = (len - 1) / SM4_BLOCK_SIZE;
+	if (n) {
+		mops->cbcmac(rk, st->dg, p, n);
+		p += n * SM4_BLOCK_SIZE;
+		len -= n * SM4_BLOCK_SIZE;
+	}
+	crypto_xor(st->dg, p, len);
+	st->len = len;
+}
+EXPORT_SYMBOL_GPL(sm4_mac_update);
+
+void sm4_mac_flush(const struct sm4_mac_ops *mops, const u32 *rk,
+		   struct sm4_mac_state *st)
+{
+	if (st->len)
+		mops->cbcmac(rk, st->dg, sm4_zero_block, 1);
+	st->len = 0;
+}
+EXPORT_SYMBOL_GPL(sm4_mac_flush);
+
+void sm4_mac_final_keyed(const struct sm4_mac_ops *mops, const u32 *rk,
+			 struct sm4_mac_state *st, const u8 *k_full,
+			 const u8 *k_part)
+{
+	if (st->len == SM4_BLOCK_SIZE) {
+		crypto_xor(st->dg, k_full, SM4_BLOCK_SIZE);
+	} else {
+		st->dg[st->len] ^= 0x80;
+		crypto_xor(st->dg, k_part, SM4_BLOCK_SIZE);
+	}
+	mops->cbcmac(rk, st->dg, sm4_zero_block, 1);
+	st->len = 0;
+}
+EXPORT_SYMBOL_GPL(sm4_mac_final_keyed);
+
+/* Multiply by x in GF(2^128), big-endian, x^128 = x^7 + x^2 + x + 1. */
+static void sm4_cmac_double(u8 *out, const u8 *in)
+{
+	u8 carry = in[0] >> 7;
+	int i;
+
+	for (i = 0; i < SM4_BLOCK_SIZE - 1; i++)
+		out[i] = (in[i] << 1) | (in[i + 1] >> 7);
+	/* Constant time: 0x87 masked by the carry. */
+	out[SM4_BLOCK_SIZE - 1] = (in[SM4_BLOCK_SIZE - 1] << 1) ^
+				  (0x87 & -carry);
+}
+
+void sm4_cmac_subkeys(const struct sm4_mac_ops *mops, const u32 *rk,
+		      u8 *k1, u8 *k2)
+{
+	u8 l[SM4_BLOCK_SIZE];
+
+	sm4_mac_encrypt_block(mops, rk, l, sm4_zero_block);
+	sm4_cmac_double(k1, l);
+	sm4_cmac_double(k2, k1);
+	memzero_explicit(l, sizeof(l));
+}
+EXPORT_SYMBOL_GPL(sm4_cmac_subkeys);
+
+void sm4_xcbc_subkeys(const struct sm4_mac_ops *mops, const u32 *rk,
+		      u8 *k1, u8 *k2, u8 *k3)
+{
+	/* RFC 3566: Kn = E(K, n repeated), n = 1, 2, 3 */
+	memset(k1, 1, SM4_BLOCK_SIZE);
+	memset(k2, 2, SM4_BLOCK_SIZE);
+	memset(k3, 3, SM4_BLOCK_SIZE);
+	sm4_mac_encrypt_block(mops, rk, k1, k1);
+	sm4_mac_encrypt_block(mops, rk, k2, k2);
+	sm4_mac_encrypt_block(mops, rk, k3, k3);
+}
+EXPORT_SYMBOL_GPL(sm4_xcbc_subkeys);
+
+/* ---- CCM ------------------------------------------------------------- */
+
+int sm4_ccm_start(const struct sm4_mac_ops *mops, const u32 *rk,
+		  struct sm4_ccm_state *st, const u8 *iv,
+		  unsigned int assoclen, unsigned int cryptlen,
+		  unsigned int authsize)
+{
+	unsigned int l = iv[0] + 1;	/* bytes of the length/counter field */
+	u8 hdr[6];
+	unsigned int hlen, n;
+	u8 *b0 = st->mac.dg;
+
+	/* RFC 3610: L' = L - 1 in 1..7 */
+	if (iv[0] < 1 || iv[0] > 7 || !sm4_ccm_authsize_ok(authsize))
+		return -EINVAL;
+	/* The length must fit in L bytes (only L < 4 can overflow a u32). */
+	if (l < 4 && cryptlen >> (8 * l))
+		return -EOVERFLOW;
+
+	memset(st, 0, sizeof(*st));
+	memcpy(st->ctr0, iv, SM4_BLOCK_SIZE - l);
+	memcpy(st->ctr, st->ctr0, SM4_BLOCK_SIZE);
+	st->ctr[SM4_BLOCK_SIZE - 1] = 1;
+
+	memcpy(b0, st->ctr0, SM4_BLOCK_SIZE);
+	b0[0] |= ((authsize - 2) / 2) << 3;
+	if (assoclen)
+		b0[0] |= 0x40;
+	/* cryptlen big-endian in the last min(L, 4) bytes */
+	put_unaligned_be32(cryptlen, hdr);
+	n = min_t(unsigned int, l, 4);
+	memcpy(b0 + SM4_BLOCK_SIZE - n, hdr + 4 - n, n);
+	/* B0 pending: encrypted with the first associated-data bytes. */
+	st->mac.len = SM4_BLOCK_SIZE;
+
+	if (!assoclen)
+		return 0;
+	if (assoclen < 0xff00) {
+		hdr[0] = assoclen >> 8;
+		hdr[1] = assoclen;
+		hlen = 2;
+	} else {
+		hdr[0] = 0xff;
+		hdr[1] = 0xfe;
+		put_unaligned_be32(assoclen, hdr + 2);
+		hlen = 6;
+	}
+	sm4_mac_update(mops, rk, &st->mac, hdr, hlen);
+	return 0;
+}
+EXPORT_SYMBOL_GPL(sm4_ccm_start);
+
+void sm4_ccm_encrypt(const struct sm4_mac_ops *mops, const u32 *rk,
+		     struct sm4_ccm_state *st, u8 *dst, const u8 *src,
+		     unsigned int len)
+{
+	unsigned int nblocks = len / SM4_BLOCK_SIZE;
+	unsigned int tail = len % SM4_BLOCK_SIZE;
+	u8 in[SM4_BLOCK_SIZE], out[SM4_BLOCK_SIZE];
+
+	if (nblocks)
+		mops->ccm_enc(rk, dst, src, nblocks, st->ctr, st->mac.dg);
+	if (!tail)
+		return;
+	/* The last plaintext block is MACed zero-padded. */
+	src += nblocks * SM4_BLOCK_SIZE;
+	dst += nblocks * SM4_BLOCK_SIZE;
+	memset(in, 0, sizeof(in));
+	memcpy(in, src, tail);
+	mops->ccm_enc(rk, out, in, 1, st->ctr, st->mac.dg);
+	memcpy(dst, out, tail);
+	memzero_explicit(in, sizeof(in));
+	memzero_explicit(out, sizeof(out));
+}
+EXPORT_SYMBOL_GPL(sm4_ccm_encrypt);
+
+void sm4_ccm_decrypt_mac(const struct sm4_mac_ops *mops, const u32 *rk,
+			 struct sm4_ccm_state *st, const u8 *src,
+			 unsigned int len)
+{
+	unsigned int n;
+
+	if (st->ncarry) {
+		n = min_t(unsigned int, len, SM4_BLOCK_SIZE - st->ncarry);
+		memcpy(st->carry + st->ncarry, src, n);
+		st->ncarry += n;
+		src += n;
+		len -= n;
+		if (st->ncarry < SM4_BLOCK_SIZE)
+			return;
+		mops->ccm_dec_mac(rk, st->carry, 1, st->ctr, st->mac.dg);
+		st->ncarry = 0;
+	}
+	n = len / SM4_BLOCK_SIZE;
+	if (n)
+		mops->ccm_dec_mac(rk, src, n, st->ctr, st->mac.dg);
+	len %= SM4_BLOCK_SIZE;
+	memcpy(st->carry, src + n * SM4_BLOCK_SIZE, len);
+	st->ncarry = len;
+}
+EXPORT_SYMBOL_GPL(sm4_ccm_decrypt_mac);
+
+void sm4_ccm_decrypt_mac_end(const struct sm4_mode_ops *ops,
+			     const struct sm4_mac_ops *mops, const u32 *rk,
+			     struct sm4_ccm_state *st)
+{
+	u8 p[SM4_BLOCK_SIZE];
+
+	if (!st->ncarry)
+		return;
+	/* The partial last block: decrypt it, MAC it zero-padded. */
+	ops->ctr(rk, p, sm4_zero_block, 1, st->ctr);
+	crypto_xor(p, st->carry, st->ncarry);
+	memset(p + st->ncarry, 0, SM4_BLOCK_SIZE - st->ncarry);
+	mops->cbcmac(rk, st->mac.dg, p, 1);
+	memzero_explicit(p, sizeof(p));
+	st->ncarry = 0;
+}
+EXPORT_SYMBOL_GPL(sm4_ccm_decrypt_mac_end);
+
+void sm4_ccm_tag(const struct sm4_mode_ops *ops, const u32 *rk,
+		 const struct sm4_ccm_state *st, u8 *tag)
+{
+	u8 a0[SM4_BLOCK_SIZE];
+
+	memcpy(a0, st->ctr0, SM4_BLOCK_SIZE);
+	ops->ctr(rk, tag, st->mac.dg, 1, a0);
+}
+EXPORT_SYMBOL_GPL(sm4_ccm_tag);
+
+void sm4_ccm_text_ctr(const struct sm4_ccm_state *st, u8 *ctr)
+{
+	memcpy(ctr, st->ctr0, SM4_BLOCK_SIZE);
+	ctr[SM4_BLOCK_SIZE - 1] = 1;
+}
+EXPORT_SYMBOL_GPL(sm4_ccm_text_ctr);

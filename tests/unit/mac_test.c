@@ -1,0 +1,443 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * The CBC-MAC family and GCM in the harness: every implementation with
+ * struct sm4_mac_ops (and struct sm4_gcm_ops), driven through
+ * crypto/sm4_mac_modes.c and crypto/sm4_gcm.c the way the kernel glue
+ * drives them, against libgcrypt (in memory on host builds, a vector
+ * file from gen-vectors --mac elsewhere):
+ *
+ *   cbcmac, cmac, xcbc: the text absorbed in up to four pieces split at
+ *   random bytes;
+ *   ccm encryption: associated data split at random bytes, the text at
+ *   random block boundaries (as the skcipher walk hands it over),
+ *   alternately in place and out of place, unaligned; ccm decryption:
+ *   the first pass split at random bytes must reproduce the tag, the
+ *   second give back the plaintext, and the tag of a ciphertext (or of
+ *   associated data) with one flipped bit must differ;
+ *   gcm: the same as ccm, through the driver's fused GHASH + CTR;
+ *   zero: no bulk function touches memory for nblocks == 0;
+ *   badinput: iv[0] outside 1..7, odd or out-of-range tag lengths, a
+ *   text too long for L.
+ */
+#include <stdlib.h>
+#include <string.h>
+#include <sm4/compat.h>
+#include <sm4/mac.h>
+#include <sm4/gcm.h>
+#include "impl.h"
+#include "sm4-vectors.h"
+#include "sm4-mac-vectors.h"
+
+#ifdef HAVE_GCRYPT
+int sm4_gcry_mac(struct sm4_mac_vec *v);
+#endif
+
+/* A random split point in 0..len, at a multiple of @unit. */
+static unsigned int cut(uint64_t *seed, unsigned int len, unsigned int unit)
+{
+	return (unsigned int)(sm4_vec_rand(seed) % (len / unit + 1)) * unit;
+}
+
+static void absorb(const struct sm4_mac_ops *mops, const u32 *rk,
+		   struct sm4_mac_state *st, const u8 *p, unsigned int len,
+		   uint64_t *seed)
+{
+	int pieces = 3;
+
+	while (pieces-- && len) {
+		unsigned int n = cut(seed, len, 1);
+
+		sm4_mac_update(mops, rk, st, p, n);
+		p += n;
+		len -= n;
+	}
+	sm4_mac_update(mops, rk, st, p, len);
+}
+
+static void expand(const struct sm4_test_impl *impl, struct sm4_ctx *ctx,
+		   const u8 *key)
+{
+	if (impl->expandkey)
+		impl->expandkey(ctx, key, SM4_KEY_SIZE);
+	else
+		sm4_expandkey(ctx, key, SM4_KEY_SIZE);
+}
+
+static bool check_mac(const struct sm4_test_impl *impl,
+		      const struct sm4_mac_vec *v, uint64_t *seed)
+{
+	const struct sm4_mac_ops *mops = impl->mac_ops;
+	struct sm4_mac_state st;
+	u8 k1[16], k2[16], k3[16];
+	struct sm4_ctx ctx;
+
+	memset(&st, 0, sizeof(st));
+	expand(impl, &ctx, v->key);
+	if (v->kind == SM4_MV_XCBC) {
+		sm4_xcbc_subkeys(mops, ctx.rkey_enc, k1, k2, k3);
+		expand(impl, &ctx, k1);
+	} else if (v->kind == SM4_MV_CMAC) {
+		sm4_cmac_subkeys(mops, ctx.rkey_enc, k2, k3);
+	}
+	absorb(mops, ctx.rkey_enc, &st, v->text, v->len, seed);
+	if (v->kind == SM4_MV_CBCMAC)
+		sm4_mac_flush(mops, ctx.rkey_enc, &st);
+	else
+		sm4_mac_final_keyed(mops, ctx.rkey_enc, &st, k2, k3);
+	return !memcmp(st.dg, v->out + v->len, 16);
+}
+
+/*
+ * Decryption's second pass: CTR over @src (libgcrypt's ciphertext) in
+ * walk-like pieces (whole blocks but the last): true if that gives the
+ * plaintext.
+ */
+static bool ctr_pass(const struct sm4_test_impl *impl, const u32 *rk,
+		     const struct sm4_mac_vec *v, u8 *dst, const u8 *src,
+		     u8 *ctr, uint64_t *seed)
+{
+	unsigned int done, n;
+
+	for (done = 0; done < v->len; done += n) {
+		n = cut(seed, v->len - done, 16);
+		if (!n)
+			n = v->len - done;
+		sm4_mode_ctr_crypt(impl->ops, rk, dst + done, src + done, n,
+				   ctr);
+	}
+	return !memcmp(dst, v->text, v->len);
+}
+
+/*
+ * Put libgcrypt's ciphertext back into @src and flip one random bit of it
+ * or of @aad; false if both are empty.
+ */
+static bool tamper(const struct sm4_mac_vec *v, u8 *src, u8 *aad,
+		   uint64_t *seed)
+{
+	uint64_t r = sm4_vec_rand(seed);
+	u8 *p = v->len && (!v->alen || r % 2) ? src : aad;
+	unsigned int plen = p == src ? v->len : v->alen;
+
+	if (!plen)
+		return false;
+	memcpy(src, v->out, v->len);
+	p[(r >> 8) % plen] ^= 1 << ((r >> 40) % 8);
+	return true;
+}
+
+/* B0 and the associated data, as the glue does. */
+static int ccm_begin(const struct sm4_test_impl *impl, const u32 *rk,
+		     struct sm4_ccm_state *st, const struct sm4_mac_vec *v,
+		     const u8 *aad, uint64_t *seed)
+{
+	int err = sm4_ccm_start(impl->mac_ops, rk, st, v->iv, v->alen, v->len,
+				v->taglen);
+
+	if (err)
+		return err;
+	absorb(impl->mac_ops, rk, &st->mac, aad, v->alen, seed);
+	sm4_mac_flush(impl->mac_ops, rk, &st->mac);
+	return 0;
+}
+
+/* The tag of ciphertext @ct (first pass of decryption). */
+static int ccm_dec_tag(const struct sm4_test_impl *impl, const u32 *rk,
+		       const struct sm4_mac_vec *v, const u8 *aad,
+		       const u8 *ct, u8 *tag, uint64_t *seed)
+{
+	struct sm4_ccm_state st;
+	unsigned int done = 0;
+	int pieces = 3;
+
+	if (ccm_begin(impl, rk, &st, v, aad, seed))
+		return -1;
+	while (pieces-- && done < v->len) {
+		unsigned int n = cut(seed, v->len - done, 1);
+
+		sm4_ccm_decrypt_mac(impl->mac_ops, rk, &st, ct + done, n);
+		done += n;
+	}
+	sm4_ccm_decrypt_mac(impl->mac_ops, rk, &st, ct + done, v->len - done);
+	sm4_ccm_decrypt_mac_end(impl->ops, impl->mac_ops, rk, &st);
+	sm4_ccm_tag(impl->ops, rk, &st, tag);
+	return 0;
+}
+
+static bool check_ccm(const struct sm4_test_impl *impl,
+		      const struct sm4_mac_vec *v, uint64_t *seed,
+		      bool in_place)
+{
+	unsigned int len = v->len, done, n;
+	u8 *buf = malloc(2 * len + 2 + 16), *dst, *src, *aad;
+	u8 tag[16], ctr[16];
+	struct sm4_ccm_state st;
+	struct sm4_ctx ctx;
+	bool ok = true;
+
+	aad = malloc(v->alen + 1);
+	if (!buf || !aad)
+		abort();
+	/* Unaligned on purpose. */
+	src = buf + 1;
+	dst = in_place ? src : src + len + 1;
+	memcpy(aad, v->aad, v->alen);
+	expand(impl, &ctx, v->key);
+
+	/* Encryption: the text in walk-like pieces (whole blocks). */
+	memcpy(src, v->text, len);
+	if (ccm_begin(impl, ctx.rkey_enc, &st, v, aad, seed))
+		ok = false;
+	for (done = 0; ok && done < len; done += n) {
+		n = cut(seed, len - done, 16);
+		if (!n || sm4_vec_rand(seed) % 4 == 0)
+			n = len - done;
+		sm4_ccm_encrypt(impl->mac_ops, ctx.rkey_enc, &st, dst + done,
+				src + done, n);
+	}
+	sm4_ccm_tag(impl->ops, ctx.rkey_enc, &st, tag);
+	ok &= !memcmp(dst, v->out, len) &&
+	      !memcmp(tag, v->out + len, v->taglen);
+
+	/* Decryption, first pass: the tag from libgcrypt's ciphertext. */
+	memcpy(src, v->out, len);
+	ok &= !ccm_dec_tag(impl, ctx.rkey_enc, v, aad, src, tag, seed) &&
+	      !memcmp(tag, v->out + len, v->taglen);
+	/* Second pass: CTR in walk-like pieces. */
+	sm4_ccm_start(impl->mac_ops, ctx.rkey_enc, &st, v->iv, v->alen, len,
+		      v->taglen);
+	sm4_ccm_text_ctr(&st, ctr);
+	ok &= ctr_pass(impl, ctx.rkey_enc, v, dst, src, ctr, seed);
+
+	/* A flipped bit in the ciphertext or the associated data. */
+	if (tamper(v, src, aad, seed))
+		ok &= !ccm_dec_tag(impl, ctx.rkey_enc, v, aad, src, tag,
+				   seed) &&
+		      memcmp(tag, v->out + len, v->taglen);
+	free(buf);
+	free(aad);
+	return ok;
+}
+
+/* GHASH of @len bytes in up to four pieces split at random bytes. */
+static void ghash_split(const struct sm4_gcm_ops *gops, struct sm4_ghash *gh,
+			const u8 *p, unsigned int len, uint64_t *seed)
+{
+	int pieces = 3;
+
+	while (pieces-- && len) {
+		unsigned int n = cut(seed, len, 1);
+
+		sm4_ghash_update(gops, gh, p, n);
+		p += n;
+		len -= n;
+	}
+	sm4_ghash_update(gops, gh, p, len);
+	sm4_ghash_pad(gops, gh);
+}
+
+/* The tag of ciphertext @ct as the glue's verification pass computes it. */
+static void gcm_dec_tag(const struct sm4_test_impl *impl,
+			const struct sm4_ctx *ctx, const u8 *table,
+			const struct sm4_mac_vec *v, const u8 *aad,
+			const u8 *ct, u8 *tag, uint64_t *seed)
+{
+	struct sm4_ghash gh;
+
+	sm4_ghash_start(&gh, table);
+	ghash_split(impl->gcm, &gh, aad, v->alen, seed);
+	ghash_split(impl->gcm, &gh, ct, v->len, seed);
+	sm4_gcm_tag(impl->ops, impl->gcm, ctx->rkey_enc, &gh, v->iv,
+		    v->alen, v->len, tag);
+}
+
+/*
+ * gcm as crypto/sm4_aead_glue.c runs it over include/sm4/gcm.h: the text
+ * in walk-like pieces through sm4_gcm_encrypt_piece() (the driver's fused
+ * enc), in place or not; decryption's GHASH pass split at random bytes,
+ * then CTR; one flipped bit changes the tag.
+ */
+static bool check_gcm(const struct sm4_test_impl *impl,
+		      const struct sm4_mac_vec *v, uint64_t *seed,
+		      bool in_place)
+{
+	static const u8 zero[16];
+	unsigned int len = v->len, done, n;
+	u8 *buf = malloc(2 * len + 2 + 16), *dst, *src, *aad;
+	u8 table[SM4_GCM_TABLE_SIZE], h[16], tag[16], ctr[16];
+	const u8 *tbl = h;
+	struct sm4_ghash gh;
+	struct sm4_ctx ctx;
+	bool ok = true;
+
+	aad = malloc(v->alen + 1);
+	if (!buf || !aad)
+		abort();
+	src = buf + 1;
+	dst = in_place ? src : src + len + 1;
+	memcpy(aad, v->aad, v->alen);
+	expand(impl, &ctx, v->key);
+	sm4_crypt_block(ctx.rkey_enc, h, zero);
+	if (impl->gcm->init) {
+		impl->gcm->init(table, h);
+		tbl = table;
+	}
+
+	memcpy(src, v->text, len);
+	sm4_ghash_start(&gh, tbl);
+	ghash_split(impl->gcm, &gh, aad, v->alen, seed);
+	sm4_gcm_first_ctr(ctr, v->iv);
+	for (done = 0; done < len; done += n) {
+		n = cut(seed, len - done, 16);
+		if (!n || sm4_vec_rand(seed) % 4 == 0)
+			n = len - done;
+		sm4_gcm_encrypt_piece(impl->ops, impl->gcm, ctx.rkey_enc,
+				      &gh, dst + done, src + done, n, ctr);
+	}
+	sm4_gcm_tag(impl->ops, impl->gcm, ctx.rkey_enc, &gh, v->iv,
+		    v->alen, len, tag);
+	ok &= !memcmp(dst, v->out, len) &&
+	      !memcmp(tag, v->out + len, v->taglen);
+
+	memcpy(src, v->out, len);
+	gcm_dec_tag(impl, &ctx, tbl, v, aad, src, tag, seed);
+	ok &= !memcmp(tag, v->out + len, v->taglen);
+	sm4_gcm_first_ctr(ctr, v->iv);
+	ok &= ctr_pass(impl, ctx.rkey_enc, v, dst, src, ctr, seed);
+
+	if (tamper(v, src, aad, seed)) {
+		gcm_dec_tag(impl, &ctx, tbl, v, aad, src, tag, seed);
+		ok &= memcmp(tag, v->out + len, v->taglen) != 0;
+	}
+	free(buf);
+	free(aad);
+	return ok;
+}
+
+static bool check_vec(const struct sm4_test_impl *impl,
+		      const struct sm4_mac_vec *v, uint64_t *seed,
+		      unsigned long i)
+{
+	if (v->kind == SM4_MV_CCM)
+		return check_ccm(impl, v, seed, i % 2);
+	if (v->kind == SM4_MV_GCM)
+		return check_gcm(impl, v, seed, i % 2);
+	return check_mac(impl, v, seed);
+}
+
+/*
+ * NULL for every pointer: an access kills the harness (SIGSEGV, no
+ * summary line, a failed stage), so reaching the report is the check.
+ */
+static void test_mac_zero(const struct sm4_test_impl *impl)
+{
+	impl->mac_ops->cbcmac(NULL, NULL, NULL, 0);
+	impl->mac_ops->ccm_enc(NULL, NULL, NULL, 0, NULL, NULL);
+	impl->mac_ops->ccm_dec_mac(NULL, NULL, 0, NULL, NULL);
+	if (impl->gcm && impl->gcm->init) {
+		impl->gcm->ghash(NULL, NULL, 0);
+		impl->gcm->enc(NULL, NULL, NULL, 0, NULL, NULL);
+	}
+	sm4_test_report(true, "mac zero: %s: the MAC%s bulk functions touch nothing for nblocks == 0",
+			impl->name, impl->gcm && impl->gcm->init ?
+			" and GHASH" : "");
+}
+
+static void test_mac_badinput(void)
+{
+	static const u32 rk[32];
+	struct sm4_ccm_state st;
+	u8 iv[16] = { 3 };
+	unsigned int a, bad = 0, good = 0;
+	int l;
+
+	for (a = 0; a <= 18; a++) {
+		int err = sm4_ccm_start(&sm4_generic_mac_ops, rk, &st, iv, 0,
+					0, a);
+		bool ok = a >= 4 && a <= 16 && !(a & 1);
+
+		good += ok && !err;
+		bad += !ok && err == -EINVAL;
+	}
+	for (l = 0; l < 256; l++) {
+		iv[0] = l;
+		if ((sm4_ccm_start(&sm4_generic_mac_ops, rk, &st, iv, 0, 0, 8) ==
+		     -EINVAL) == (l < 1 || l > 7))
+			good++;
+	}
+	iv[0] = 1;	/* L = 2: at most 65535 bytes */
+	if (sm4_ccm_start(&sm4_generic_mac_ops, rk, &st, iv, 0, 65536, 8) ==
+	    -EOVERFLOW &&
+	    !sm4_ccm_start(&sm4_generic_mac_ops, rk, &st, iv, 0, 65535, 8))
+		good++;
+	sm4_test_report(good == 7 + 256 + 1 && bad == 12,
+			"mac badinput: ccm: tag lengths 0..18 (7 accepted, 12 -EINVAL), iv[0] 0..255 (-EINVAL outside 1..7), L=2 length 65536 -EOVERFLOW: %u/264 and %u/12 right",
+			good, bad);
+}
+
+/*
+ * Every implementation with MAC ops: @cases records, from @path or (host
+ * builds, @path NULL) made and computed by libgcrypt here.
+ */
+void sm4_test_macs(const char *path, unsigned long cases, uint64_t *seed)
+{
+	const char *base = !path ? "" : strrchr(path, '/') ?
+			   strrchr(path, '/') + 1 : path;
+	struct sm4_test_impl *impl;
+
+	test_mac_badinput();
+	for (impl = sm4_test_impl_list(); impl; impl = impl->next) {
+		unsigned long n[SM4_MV_NUM_KINDS] = { 0 };
+		unsigned long bad[SM4_MV_NUM_KINDS] = { 0 };
+		unsigned long i;
+		struct sm4_mac_vec v;
+#ifdef HAVE_GCRYPT
+		uint64_t gen_seed = 7;	/* gen-vectors --mac's default */
+#endif
+		FILE *f = NULL;
+		int k, r = 1;
+
+		if (!impl->mac_ops || !sm4_test_impl_selected(impl))
+			continue;
+		test_mac_zero(impl);
+		if (path) {
+			f = fopen(path, "rb");
+			if (!f || sm4_mac_vec_read_header(f) < 0) {
+				sm4_test_report(false, "mac vectors: cannot read %s",
+						path);
+				return;
+			}
+		}
+		for (i = 0; i < cases; i++) {
+			if (f) {
+				r = sm4_mac_vec_read(f, &v);
+				if (r != 1)
+					break;
+			} else {
+#ifdef HAVE_GCRYPT
+				if (sm4_mac_vec_make(&v, i, &gen_seed) ||
+				    sm4_gcry_mac(&v))
+					abort();
+#else
+				abort();
+#endif
+			}
+			if (v.kind != SM4_MV_GCM || impl->gcm) {
+				n[v.kind]++;
+				bad[v.kind] += !check_vec(impl, &v, seed, i);
+			}
+			sm4_mac_vec_free(&v);
+		}
+		if (f)
+			fclose(f);
+		if (r < 0)
+			sm4_test_report(false, "mac vectors: %s is corrupt", path);
+		for (k = 0; k < SM4_MV_NUM_KINDS; k++)
+			if (k != SM4_MV_GCM || impl->gcm)
+				sm4_test_report(n[k] && !bad[k],
+					"mac: %s %s: %lu cases vs libgcrypt%s%s, %lu mismatches",
+					impl->name, sm4_mac_kind_names[k], n[k],
+					path ? " via " : "", base,
+					bad[k]);
+	}
+}
