@@ -15,8 +15,8 @@
 # of the fragment is checked in the final .config; one that olddefconfig
 # dropped (a missing dependency) stops the build with its name.
 #
-# Cache: $CACHE/debug-kernel/ARCH-KEY, KEY a hash of the fragment, this
-# script and the source package's name.  Layout (the same paths inside
+# Cache: $CACHE/debug-kernel/ARCH-KEY, KEY a hash of the fragment, the
+# RECIPE below and the source package's name.  Layout (the same paths inside
 # the chroot, where $CACHE/debug-kernel is bind-mounted at its own path,
 # so that out-of-tree modules can be built against out/ from a chroot):
 #   src/        the kernel source
@@ -43,7 +43,9 @@ FRAG="$REPO_ROOT/tests/lib/debug-kernel/$ARCH.config"
 JOBS=${SM4_DEBUG_KERNEL_JOBS:-$(nproc)}
 
 SRCDEB=$(suite_download trixie "linux-source-$SERIES" "$CACHE/debs") || exit 1
-KEY=$(cat "$FRAG" "$0" <(basename "$SRCDEB") | sha256sum | cut -c1-12)
+# Bump when the build steps below change: cached kernels are rebuilt.
+RECIPE="sm4 debug kernel v1: tinyconfig + fragment, olddefconfig, all, modules_install"
+KEY=$( (cat "$FRAG"; echo "$RECIPE"; basename "$SRCDEB") | sha256sum | cut -c1-12)
 TOP="$CACHE/debug-kernel"
 D="$TOP/$ARCH-$KEY"
 if [ -e "$D/.complete" ]; then

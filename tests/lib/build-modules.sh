@@ -72,7 +72,7 @@ while [ $# -gt 0 ]; do
 		;;
 	--kdir)
 		[ $# -ge 2 ] || usage
-		KDIR_OPT=$(cd "$2" && pwd) || die "--kdir $2: no such directory"
+		KDIR_OPT=$(cd "$2" && pwd -P) || die "--kdir $2: no such directory"
 		shift 2
 		;;
 	--tcrypt)
