@@ -38,7 +38,7 @@ fuzz_pending()
 
 part_fuzz()
 {
-	local tag=partfuzz p it t0 left waited=0 name drv mod prio st type rest msg
+	local tag=partfuzz p it t0 left waited=0 name drv mod st type msg
 	local np=0 nf=0 ns=0
 
 	part_begin fuzz "crypto self-tests and fuzzer"
@@ -71,7 +71,7 @@ part_fuzz()
 	say "TIME: $ARCH $tag self-tests of every SM4 algorithm (fuzz_iterations=$it) $(elapsed "$t0") s"
 	dmesg | grep 'alg:' >/tmp/alg.log
 	crypto_table | awk '$3 ~ /^sm4/' >/tmp/fuzz.tab
-	while read -r name drv mod prio st type rest; do
+	while read -r name drv mod _ st type _; do
 		msg=$(grep -F " $drv " /tmp/alg.log | grep -vF "No test for" | head -n1)
 		if [ "$st" = passed ] && grep -qF "alg: No test for $name ($drv)" /tmp/alg.log; then
 			skip "$tag $drv ($name, $type, $mod): self-test" \

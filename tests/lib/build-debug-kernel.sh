@@ -97,13 +97,12 @@ MOUNTS+=("$R/proc")
 mkdir -p "$R$TOP"
 mount --bind "$TOP" "$R$TOP" || die "cannot bind-mount $TOP in $R"
 MOUNTS+=("$R$TOP")
-for f in /etc/resolv.conf; do
-	[ -e "$f" ] && cp "$f" "$R$f"
-done
+[ -e /etc/resolv.conf ] && cp /etc/resolv.conf "$R/etc/resolv.conf"
 
 IN_ROOT=(chroot "$R" env -i PATH=/usr/sbin:/usr/bin:/sbin:/bin HOME=/root LC_ALL=C.UTF-8)
 
 PKGS="flex bison bc libelf-dev libssl-dev python3"
+# shellcheck disable=SC2086
 if ! "${IN_ROOT[@]}" dpkg-query -W $PKGS >/dev/null 2>&1; then
 	log "installing $PKGS in the overlay"
 	run_timeout 900 "apt-get in the trixie overlay" "${IN_ROOT[@]}" sh -c \
