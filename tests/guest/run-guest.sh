@@ -47,6 +47,8 @@
 #                        against it; no panic_on_warn (the console check
 #                        reports warnings); part "fuzz" needs it
 #   --fuzz-iterations N  cryptomgr.fuzz_iterations=N (debug kernel)
+#   --cross-cases N      cases per mode of part 3's sm4-afalg cross
+#                        (default: its own, 2000)
 #   --append ARGS        more kernel command-line arguments (e.g. noxsave)
 #   --reuse-modules DIR  take the modules DIR/modules of an earlier run
 #                        (its work directory) instead of building them
@@ -77,6 +79,7 @@ TIMEOUT2=600
 VERBOSE=0
 DEBUG_KERNEL=0
 FUZZ_ITERATIONS=
+CROSS_CASES=
 APPEND=
 REUSE=
 
@@ -106,6 +109,7 @@ while [ $# -gt 0 ]; do
 	--verbose) VERBOSE=1; shift ;;
 	--debug-kernel) DEBUG_KERNEL=1; shift ;;
 	--fuzz-iterations) FUZZ_ITERATIONS=$2; shift 2 ;;
+	--cross-cases) CROSS_CASES=$2; shift 2 ;;
 	--append) APPEND=$2; shift 2 ;;
 	--reuse-modules) REUSE=$2; shift 2 ;;
 	-h|--help) usage 0 ;;
@@ -518,6 +522,7 @@ cat >"$STAGE/etc/sm4-test.conf" <<EOF
 ARCH=$ARCH
 PARTS=$PARTS
 CASES=$CASES
+CROSS_CASES=$CROSS_CASES
 BROKEN=$BROKEN
 BROKEN_ARGS='$BROKEN_ARGS'
 STRESS_SECONDS=$STRESS_SECONDS

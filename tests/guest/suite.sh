@@ -670,7 +670,7 @@ part3()
 	else
 		fail "part3 $VECTORS missing"
 	fi
-	afalg part3 cross
+	afalg part3 cross ${CROSS_CASES:+--cases "$CROSS_CASES"}
 	# Every driver was tested by its own name, both directions.
 	for m in $(asm_modules); do
 		kp_expect part3 "$m" ecb cbc_enc cbc_dec cfb_enc cfb_dec ctr xts
