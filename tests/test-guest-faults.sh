@@ -19,7 +19,7 @@ RG="$REPO_ROOT/tests/guest/run-guest.sh"
 SUITE=$(host_suite)
 rc=0
 
-# run WORKSUFFIX ARGS...: one run-guest.sh run.
+# run ARGS...: one run-guest.sh run of the x86_64 guest.
 run()
 {
 	"$RG" --arch x86_64 --suite "$SUITE" "$@" || rc=1

@@ -297,8 +297,10 @@ if [ $DEBUG_KERNEL = 1 ]; then
 fi
 if [ -n "$REUSE" ]; then
 	[ -e "$REUSE/modules/kernel.abi" ] || setup_fail "--reuse-modules $REUSE: no modules/kernel.abi there"
-	cp -a "$REUSE/modules" "$WORK/modules" && cp "$REUSE/modules.list" "$WORK/modules.list" ||
+	if ! cp -a "$REUSE/modules" "$WORK/modules" ||
+			! cp "$REUSE/modules.list" "$WORK/modules.list"; then
 		setup_fail "--reuse-modules: cannot copy $REUSE/modules"
+	fi
 else
 	"$REPO_ROOT/tests/lib/build-modules.sh" "$ARCH" ${KVER:+"$(norm_kver "$KVER")"} \
 		"$WORK/modules" "${BARGS[@]}" >"$WORK/modules.list" ||
@@ -335,8 +337,8 @@ step "fetching Debian's kernel image $KREL ($SUITE)"
 if [ -n "$DBGK" ]; then
 	KROOT=$DBGK/mods
 else
-KROOT=$("$REPO_ROOT/tests/lib/fetch-kernel.sh" "$ARCH" "$SUITE" "$KVER") ||
-	setup_fail "fetch Debian kernel image $KREL from $SUITE"
+	KROOT=$("$REPO_ROOT/tests/lib/fetch-kernel.sh" "$ARCH" "$SUITE" "$KVER") ||
+		setup_fail "fetch Debian kernel image $KREL from $SUITE"
 fi
 # A "make clean" in the checkout (kbuild deletes every *.ko below M=,
 # .cache included) leaves the unpacked image without its modules:
