@@ -9,6 +9,9 @@
 #   implementation, cryptomgr.fuzz_iterations rounds) for every SM4
 #   algorithm the project's modules register:
 #   - the kernel says the extra tests are on, noextratests is off;
+#   - the generic reference instances (ecb/cbc/ctr(sm4-generic),
+#     xts(ecb(sm4-generic))) are allocated and their own tests waited
+#     for first (see fuzz_references);
 #   - every module is loaded (ENODEV where the CPU lacks its features),
 #     and the tests, which run in the background from registration, are
 #     waited for: an algorithm is done when /proc/crypto says "selftest:
@@ -36,6 +39,31 @@ fuzz_pending()
 		done
 }
 
+# fuzz_references TAG: the generic implementations the fuzzer compares
+# with are template instances over sm4-generic, self-tested when first
+# allocated, and an allocation waits at most 60 s for that test (the
+# crypto API's larval timeout, then -ETIMEDOUT): at high fuzz_iterations
+# under KASAN and TCG it takes longer, and the driver under test would
+# fail with "error allocating xts(ecb(sm4-generic)) ...: -110".  So they
+# are allocated first (AF_ALG bind), retried until their tests are done.
+fuzz_references()
+{
+	local tag=$1 r waited
+
+	for r in "ecb(sm4-generic)" "cbc(sm4-generic)" "ctr(sm4-generic)" \
+			"xts(ecb(sm4-generic))"; do
+		waited=0
+		until "$AFALG" resolve -q "$r" >/dev/null 2>&1; do
+			if [ $waited -ge "$FUZZ_WAIT" ]; then
+				fail "$tag reference implementation $r not ready after $FUZZ_WAIT s"
+				break
+			fi
+			sleep 5
+			waited=$((waited + 5))
+		done
+	done
+}
+
 part_fuzz()
 {
 	local tag=partfuzz p it t0 left waited=0 name drv mod st type msg
@@ -52,6 +80,9 @@ part_fuzz()
 	fi
 	say "FUZZ-ITERATIONS: $it"
 	t0=$(uptime_s)
+	modprobe -a sm4 sm4_generic algif_skcipher
+	fuzz_references "$tag"
+	say "TIME: $ARCH $tag reference implementations tested and ready $(elapsed "$t0") s"
 	load_project_modules "$tag"
 	if [ "$BROKEN" = 1 ]; then
 		# shellcheck disable=SC2086
