@@ -1,7 +1,8 @@
 #!/bin/bash
 # SPDX-License-Identifier: GPL-2.0
 #
-# test-debug-kernel.sh [--fuzz-iterations N] [--cases N]: the project's
+# test-debug-kernel.sh [--fuzz-iterations N] [--cases N]
+#                      [--fault-run-only WORKDIR]: the project's
 # modules on the debug kernel (tests/lib/build-debug-kernel.sh: trixie's
 # 6.12 source with the crypto self-test fuzzer, KASAN, lockdep,
 # DEBUG_ATOMIC_SLEEP, DEBUG_PREEMPT; x86_64), in two QEMU runs sharing
@@ -26,6 +27,9 @@
 #    from invalid context", every real driver still passes, and nothing
 #    else fails.
 #
+# --fault-run-only WORKDIR: only run 2, with the modules of the run-guest.sh
+# work directory WORKDIR (an earlier run 1).
+#
 # Prints PASS:/FAIL: lines (run 1's own, then this script's judgement of
 # run 2) and TIME: lines; the cold build of the kernel is the first
 # run's "build the debug kernel" time.
@@ -36,11 +40,13 @@ set -uo pipefail
 FUZZ=${SM4_FUZZ_ITERATIONS:-1000}
 BROKEN_FUZZ=100
 CASES=1000
+FIRST=
 while [ $# -gt 0 ]; do
 	case $1 in
+	--fault-run-only) FIRST=$2; shift 2 ;;
 	--fuzz-iterations) FUZZ=$2; shift 2 ;;
 	--cases) CASES=$2; shift 2 ;;
-	*) die "usage: $0 [--fuzz-iterations N] [--cases N]" ;;
+	*) die "usage: $0 [--fuzz-iterations N] [--cases N] [--fault-run-only WORKDIR]" ;;
 	esac
 done
 RG="$REPO_ROOT/tests/guest/run-guest.sh"
@@ -53,9 +59,11 @@ DBGK=$("$REPO_ROOT/tests/lib/build-debug-kernel.sh" x86_64) || {
 }
 echo "TIME: debug-kernel build (or cache hit) $(($(date +%s) - t0)) s; its cold build took $(cat "$DBGK/time") s"
 
-"$RG" --arch x86_64 --suite trixie --debug-kernel --fuzz-iterations "$FUZZ" \
-	--cases "$CASES" --cross-cases 200 --parts fuzz,1,3,4,5 --timeout 3000 || rc=1
-FIRST="$REPO_ROOT/build/guest/trixie-x86_64-max-debug"
+if [ -z "$FIRST" ]; then
+	"$RG" --arch x86_64 --suite trixie --debug-kernel --fuzz-iterations "$FUZZ" \
+		--cases "$CASES" --cross-cases 200 --parts fuzz,1,3,4,5 --timeout 3000 || rc=1
+	FIRST="$REPO_ROOT/build/guest/trixie-x86_64-max-debug"
+fi
 
 # Run 2: the faults.  Its own FAIL lines are expected; this script
 # judges them.
