@@ -70,6 +70,7 @@ fi
 LOG="$REPO_ROOT/build/guest/debug-broken.log"
 VER="$REPO_ROOT/build/guest/trixie-x86_64-max-broken-debug/verdict1.txt.clean"
 rm -f "$VER"
+mkdir -p "${LOG%/*}"
 "$RG" --arch x86_64 --suite trixie --debug-kernel --fuzz-iterations "$BROKEN_FUZZ" \
 	--with-broken --broken-args "corrupt_from=33 before_test=1 sleep_in_atomic=1" \
 	--parts fuzz --reuse-modules "$FIRST" --timeout 3000 >"$LOG" 2>&1
