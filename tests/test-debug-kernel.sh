@@ -14,7 +14,7 @@
 #    with 200 cases: KASAN makes it slow), bad input and dm-crypt/LUKS2; the
 #    console must hold no KASAN, lockdep, might-sleep, BUG or WARNING
 #    report.  Must pass.
-#    FUZZ (default 1000, SM4_FUZZ_ITERATIONS) fuzz iterations.
+#    FUZZ (default 500, SM4_FUZZ_ITERATIONS) fuzz iterations.
 # 2. The same kernel (100 fuzz iterations: enough to meet the fault; the
 #    real drivers had theirs in run 1) with tests/guest/kmod's
 #    sm4_broken_test loaded with
@@ -37,7 +37,7 @@
 set -uo pipefail
 . "$(dirname "$0")/lib/common.sh"
 
-FUZZ=${SM4_FUZZ_ITERATIONS:-1000}
+FUZZ=${SM4_FUZZ_ITERATIONS:-500}
 BROKEN_FUZZ=100
 CASES=1000
 FIRST=
