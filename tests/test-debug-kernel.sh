@@ -73,7 +73,7 @@ rm -f "$VER"
 mkdir -p "${LOG%/*}"
 "$RG" --arch x86_64 --suite trixie --debug-kernel --fuzz-iterations "$BROKEN_FUZZ" \
 	--with-broken --broken-args "corrupt_from=33 before_test=1 sleep_in_atomic=1" \
-	--parts fuzz --reuse-modules "$FIRST" --timeout 3000 >"$LOG" 2>&1
+	--parts fuzz --cases 100 --reuse-modules "$FIRST" --timeout 3000 >"$LOG" 2>&1
 brc=$?
 if [ $brc -ne 1 ] || [ ! -s "$VER" ]; then
 	echo "FAIL: debug-kernel fault run: run-guest.sh exited with $brc (expected 1) or left no verdict (log $LOG)"
