@@ -108,7 +108,8 @@ part_fuzz()
 	dmesg | grep 'alg:' >/tmp/alg.log
 	crypto_table | awk '$3 ~ /^sm4/' >/tmp/fuzz.tab
 	while read -r name drv mod _ st type _; do
-		msg=$(grep -F " $drv " /tmp/alg.log | grep -vF "No test for" | head -n1)
+		msg=$(grep -F " $drv " /tmp/alg.log | grep -vF "No test for" | head -n1 |
+			sed 's/^\[[ 0-9.]*\] //')
 		if [ "$st" = passed ] && grep -qF "alg: No test for $name ($drv)" /tmp/alg.log; then
 			skip "$tag $drv ($name, $type, $mod): self-test" \
 				"testmgr has no vectors for $name (\"alg: No test for $name ($drv)\"): neither tested nor fuzzed"
