@@ -50,28 +50,49 @@ fuzz_pending()
 # xts(ecb(sm4-generic)) outlast the 60 s, failing xts-sm4-aesni-avx.)
 fuzz_references()
 {
-	local tag=$1 r waited
+	local tag=$1 r
 
 	for r in "ecb(sm4-generic)" "cbc(sm4-generic)" "ctr(sm4-generic)" \
 			"xts(ecb(sm4-generic))"; do
-		waited=0
-		# Ready once the bind succeeds (6.12 makes ecb(...) over a
-		# cipher an lskcipher, which resolve finds no skcipher entry
-		# for: only its "bind:" error counts here).
-		while "$AFALG" resolve -q "$r" 2>&1 >/dev/null | grep -q ': bind: '; do
-			if [ $waited -ge "$FUZZ_WAIT" ]; then
-				fail "$tag reference implementation $r not ready after $FUZZ_WAIT s"
-				break
-			fi
-			sleep 5
-			waited=$((waited + 5))
-		done
+		fuzz_wait "$tag reference implementation $r not ready" \
+			fuzz_bind_fails "$r"
+	done
+}
+
+# fuzz_bind_fails NAME: an AF_ALG bind to NAME fails.  Ready once the
+# bind succeeds: 6.12 makes ecb(...) over a cipher an lskcipher, for which
+# resolve finds no skcipher entry, so only its "bind:" error counts.
+fuzz_bind_fails()
+{
+	"$AFALG" resolve -q "$1" 2>&1 >/dev/null | grep -q ': bind: '
+}
+
+# fuzz_tests_pending: some SM4 self-test has not finished.
+fuzz_tests_pending()
+{
+	[ -n "$(fuzz_pending)" ]
+}
+
+# fuzz_wait WHAT CMD...: poll every 5 s while CMD succeeds (something is
+# still pending), at most FUZZ_WAIT s, then FAIL "WHAT after N s".
+fuzz_wait()
+{
+	local what=$1 waited=0
+
+	shift
+	while "$@"; do
+		if [ $waited -ge "$FUZZ_WAIT" ]; then
+			fail "$what after $FUZZ_WAIT s"
+			return 1
+		fi
+		sleep 5
+		waited=$((waited + 5))
 	done
 }
 
 part_fuzz()
 {
-	local tag=partfuzz p it t0 left waited=0 name drv mod st type msg
+	local tag=partfuzz p it t0 name drv mod st type msg
 	local np=0 nf=0 ns=0
 
 	part_begin fuzz "crypto self-tests and fuzzer"
@@ -94,16 +115,8 @@ part_fuzz()
 		check "$tag insmod sm4_broken_test $BROKEN_ARGS (deliberately broken driver)" \
 			insmod "$KMODS/sm4_broken_test.ko" $BROKEN_ARGS
 	fi
-	while :; do
-		left=$(fuzz_pending | tr '\n' ' ')
-		[ -z "$left" ] && break
-		if [ $waited -ge "$FUZZ_WAIT" ]; then
-			fail "$tag self-tests unfinished after $FUZZ_WAIT s: $left"
-			break
-		fi
-		sleep 5
-		waited=$((waited + 5))
-	done
+	fuzz_wait "$tag self-tests unfinished" fuzz_tests_pending ||
+		echo "  | unfinished: $(fuzz_pending | tr '\n' ' ')"
 	say "TIME: $ARCH $tag self-tests of every SM4 algorithm (fuzz_iterations=$it) $(elapsed "$t0") s"
 	dmesg | grep 'alg:' >/tmp/alg.log
 	crypto_table | awk '$3 ~ /^sm4/' >/tmp/fuzz.tab
