@@ -13,6 +13,10 @@
 #   7 rmmod/reload of every module, refusal while in use
 #   9 tcrypt speed modes 218 and 518 (distro tcrypt.ko and the patched
 #     sm4_tcrypt.ko); the host checks the results (tools/tcrypt-table.py)
+#  fuzz (debug kernel, tests/guest/part-debug.sh) the crypto self-tests
+#     and their fuzzer for every SM4 algorithm, before anything else
+#  busy, nocpu (tests/guest/part-faults.sh) rmmod during dm-crypt I/O;
+#     x86 drivers on a CPU/kernel without their features (after part 4)
 #  10 fscrypt: ext4 with a v2 policy, contents SM4-XTS and filenames
 #     SM4-CTS; files written, key removed, names and contents unreadable
 #     (the host checks the raw disk for plaintext)
@@ -794,7 +798,7 @@ part3()
 	else
 		fail "part3 $VECTORS missing"
 	fi
-	afalg part3 cross
+	afalg part3 cross ${CROSS_CASES:+--cases "$CROSS_CASES"}
 	# Every driver was tested by its own name, both directions.
 	for m in $(asm_modules); do
 		kp_expect part3 "$m" ecb cbc_enc cbc_dec cfb_enc cfb_dec ctr xts
@@ -1431,6 +1435,10 @@ part9()
 [ -e /part-net.sh ] && . /part-net.sh
 
 SUITE_T0=$(uptime_s)
+# Parts kept in files of their own (tests/guest/part-*.sh).
+for f in /part-faults.sh /part-debug.sh; do
+	[ -e "$f" ] && . "$f"
+done
 TAINT0=$(cat /proc/sys/kernel/tainted)
 say "TIME: $ARCH boot $PHASE: kernel start to /init ${INIT_UPTIME:-?} s"
 echo "CPU: $(grep -m1 -E '^(flags|Features)' /proc/cpuinfo)"
@@ -1445,6 +1453,7 @@ if [ "$PHASE" = 1 ]; then
 	else
 		skip "part0 AF_ALG allowlist" "this kernel has no $RESTRICT (added in Linux 7.3)"
 	fi
+	want_part fuzz && part_fuzz
 	want_part 1 && part1
 	if ! want_part 1; then
 		# Later parts need the modules all the same.
@@ -1453,6 +1462,8 @@ if [ "$PHASE" = 1 ]; then
 	want_part 2 && part2
 	want_part 3 && part3
 	want_part 4 && part4
+	want_part busy && part_busy
+	want_part nocpu && part_nocpu
 	want_part 5 && part5
 	want_part 10 && [ $FSCRYPT_DONE = 0 ] && part10
 	want_part 6 && part6

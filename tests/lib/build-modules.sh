@@ -1,8 +1,8 @@
 #!/bin/bash
 # SPDX-License-Identifier: GPL-2.0
 #
-# build-modules.sh ARCH [KVER] OUTDIR [--suite SUITE] [--tcrypt]
-#                  [--extra RELDIR]...
+# build-modules.sh ARCH [KVER] OUTDIR [--suite SUITE] [--kdir DIR]
+#                  [--tcrypt] [--extra RELDIR]...
 #
 # Build this project's kernel modules for ARCH (x86_64 or arm64) against
 # Debian's linux-headers-KVER-FLAVOUR, out of the source tree: the sources
@@ -16,6 +16,12 @@
 #                 (tests/lib/make-chroot.sh) with the suite's own compiler
 #                 and headers (KVER is then the chroot's and must not be
 #                 given).
+# --kdir DIR      build against the kernel build tree DIR (e.g. the debug
+#                 kernel's out/, tests/lib/build-debug-kernel.sh) instead
+#                 of Debian's headers; KVER is its kernel.release.  With
+#                 --suite, DIR's parent directory (which must hold the
+#                 tree's source too) is bind-mounted at its own path in
+#                 the chroot.
 # --tcrypt        also build the patched tcrypt (tools/build-tcrypt.sh)
 #                 into OUTDIR/tcrypt/sm4_tcrypt.ko.
 #
@@ -51,6 +57,7 @@ shift
 EXTRAS=()
 SUITE=
 TCRYPT=0
+KDIR_OPT=
 while [ $# -gt 0 ]; do
 	case $1 in
 	--extra)
@@ -61,6 +68,11 @@ while [ $# -gt 0 ]; do
 	--suite)
 		[ $# -ge 2 ] || usage
 		SUITE=$2
+		shift 2
+		;;
+	--kdir)
+		[ $# -ge 2 ] || usage
+		KDIR_OPT=$(cd "$2" && pwd -P) || die "--kdir $2: no such directory"
 		shift 2
 		;;
 	--tcrypt)
@@ -92,6 +104,12 @@ if [ -n "$SUITE" ] && [ "$SUITE" != "$(host_suite)" ]; then
 	done
 	[ -n "$KVER" ] || die "no $FLAVOUR headers in the $SUITE chroot $CHR"
 	KVER=$(norm_kver "$KVER")
+fi
+if [ -n "$KDIR_OPT" ]; then
+	[ -z "$KVER" ] || [ -n "$CHR" ] || die "--kdir builds for the tree's own release: give no KVER"
+	[ $TCRYPT = 0 ] || die "--kdir: no --tcrypt (the tree has its own tcrypt module)"
+	KVER=$(cat "$KDIR_OPT/include/config/kernel.release") ||
+		die "--kdir $KDIR_OPT: no include/config/kernel.release (not a built kernel tree)"
 fi
 [ -n "$KVER" ] || KVER=$(detect_kver)
 KSERIES=${KVER%%-*}		# 6.1.0
@@ -162,7 +180,10 @@ prepare_kdir()
 	echo "$hdir"
 }
 
-if [ -n "$CHR" ]; then
+if [ -n "$KDIR_OPT" ]; then
+	KDIR=$KDIR_OPT
+	ln -sfn "$KDIR" "$OUTDIR/kdir"
+elif [ -n "$CHR" ]; then
 	KDIR=/usr/src/linux-headers-$KVER-$FLAVOUR
 	[ -f "$CHR$KDIR/Makefile" ] || die "no kernel headers at $CHR$KDIR"
 	ln -sfn "$CHR$KDIR" "$OUTDIR/kdir"
@@ -210,14 +231,21 @@ fi
 
 # kmake ARGS...: make for the target kernel, in the chroot if there is
 # one (with its own /proc for objtool, in a private mount namespace),
-# under a timeout.
+# under a timeout.  KTOP: the --kdir tree's parent, bind-mounted there.
+KTOP=
+[ -n "$KDIR_OPT" ] && [ -n "$CHR" ] && KTOP=${KDIR_OPT%/*}
+export KTOP
 kmake()
 {
 	if [ -n "$CHR" ]; then
 		(
 			flock -s 8
 			timeout -k 10 1800 unshare -m sh -c \
-				'mount -t proc proc "$0/proc" && exec chroot "$0" "$@"' \
+				'mount -t proc proc "$0/proc" &&
+				 if [ -n "$KTOP" ]; then
+					mkdir -p "$0$KTOP" && mount --bind "$KTOP" "$0$KTOP" || exit 1
+				 fi
+				 exec chroot "$0" "$@"' \
 				"$CHR" make "$@"
 		) 8>"$CACHE/chroots/.$SUITE.lock"
 	else

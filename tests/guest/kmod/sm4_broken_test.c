@@ -31,13 +31,27 @@
  * the same page, which in an AF_ALG receive is the user's buffer: with
  * corrupt_from=0 a driver whose results are right but which writes past
  * its output, for sm4-afalg's guard bytes to catch.
+ *
+ * before_test=1: corrupt (and overrun) from the start, while the
+ * self-test runs too.  With corrupt_from above the longest fixed test
+ * vector (33: xts(sm4)'s 512-byte vector is 32 blocks) only the random
+ * lengths of the self-test fuzzer (CONFIG_CRYPTO_MANAGER_EXTRA_TESTS)
+ * reach the fault: the debug kernel's test (tests/test-debug-kernel.sh)
+ * shows with it that the fuzzer ran.
+ *
+ * sleep_in_atomic=1: every bulk call runs might_sleep() with preemption
+ * disabled, the bug CONFIG_DEBUG_ATOMIC_SLEEP reports ("BUG: sleeping
+ * function called from invalid context"): the debug kernel's test shows
+ * with it that such a report fails the run.
  */
 
 #define pr_fmt(fmt) "sm4-broken: " fmt
 
 #include <linux/module.h>
 #include <linux/init.h>
+#include <linux/kernel.h>
 #include <linux/mm.h>
+#include <linux/preempt.h>
 #include <sm4/glue.h>
 
 #define SM4_BROKEN_PRIORITY	9000
@@ -51,6 +65,16 @@ static unsigned int overrun_from;
 module_param(overrun_from, uint, 0444);
 MODULE_PARM_DESC(overrun_from,
 		 "write one byte past the output of bulk calls of at least this many blocks once tested (0: never)");
+
+static bool before_test;
+module_param(before_test, bool, 0444);
+MODULE_PARM_DESC(before_test,
+		 "corrupt/overrun during the self-test too, not only once tested");
+
+static bool sleep_in_atomic;
+module_param(sleep_in_atomic, bool, 0444);
+MODULE_PARM_DESC(sleep_in_atomic,
+		 "call might_sleep() with preemption disabled in every bulk call");
 
 static const struct sm4_mode_ops sm4_broken_ops;
 
@@ -69,7 +93,12 @@ static void sm4_broken_flip(enum sm4_mode mode, u8 *dst,
 	const struct crypto_alg *alg = &sm4_broken_driver.algs[mode].alg.base;
 	u8 *end = dst + nblocks * SM4_BLOCK_SIZE;
 
-	if (!(READ_ONCE(alg->cra_flags) & CRYPTO_ALG_TESTED))
+	if (sleep_in_atomic) {
+		preempt_disable();
+		might_sleep();
+		preempt_enable();
+	}
+	if (!before_test && !(READ_ONCE(alg->cra_flags) & CRYPTO_ALG_TESTED))
 		return;
 	if (corrupt_from && nblocks >= corrupt_from)
 		dst[(corrupt_from - 1) * SM4_BLOCK_SIZE + 7] ^= 0x20;
@@ -131,8 +160,10 @@ static int __init sm4_broken_init(void)
 		sm4_skcipher_unregister(&sm4_broken_driver);
 		return -ENODEV;
 	}
-	pr_info("registered <mode>-sm4-broken for all five modes, priority %d, once tested corrupting calls of >= %u blocks, overrunning calls of >= %u blocks (0: none)\n",
-		SM4_BROKEN_PRIORITY, corrupt_from, overrun_from);
+	pr_info("registered <mode>-sm4-broken for all five modes, priority %d, %s corrupting calls of >= %u blocks, overrunning calls of >= %u blocks (0: none)%s\n",
+		SM4_BROKEN_PRIORITY, before_test ? "from the start" : "once tested",
+		corrupt_from, overrun_from,
+		sleep_in_atomic ? ", might_sleep() in atomic context" : "");
 	return 0;
 }
 

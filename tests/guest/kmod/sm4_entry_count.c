@@ -16,11 +16,17 @@
  * Each probe is a trap, which costs much under emulation: a probe whose
  * count reaches stop_after (default 1; 0: never) is disabled from a work
  * item, so that the count says "entered" (at least stop_after times)
- * rather than how often.
+ * rather than how often.  The handler runs in the breakpoint exception,
+ * which lockdep treats as NMI context: it may not take the workqueue's
+ * locks, so it queues an irq_work (NMI-safe) that queues the work item
+ * (the debug kernel's lockdep reported "inconsistent {INITIAL USE} ->
+ * {IN-NMI} usage" for &pool->lock when the handler queued the work
+ * itself).
  * The module fails to load, naming the symbol, if any probe cannot be
  * placed.  Test-only: loaded in QEMU guests, never on a real system.
  */
 #include <linux/atomic.h>
+#include <linux/irq_work.h>
 #include <linux/kprobes.h>
 #include <linux/module.h>
 #include <linux/moduleparam.h>
@@ -31,6 +37,7 @@
 struct entry_probe {
 	struct kprobe kp;
 	atomic64_t hits;
+	struct irq_work kick;
 	struct work_struct disable;
 };
 
@@ -51,8 +58,15 @@ static int entry_pre(struct kprobe *kp, struct pt_regs *regs)
 	struct entry_probe *p = container_of(kp, struct entry_probe, kp);
 
 	if (atomic64_inc_return(&p->hits) == stop_after)
-		schedule_work(&p->disable);
+		irq_work_queue(&p->kick);
 	return 0;
+}
+
+static void entry_kick(struct irq_work *work)
+{
+	struct entry_probe *p = container_of(work, struct entry_probe, kick);
+
+	schedule_work(&p->disable);
 }
 
 static void entry_disable(struct work_struct *work)
@@ -84,6 +98,7 @@ static void unregister_first(unsigned int n)
 {
 	while (n--) {
 		unregister_kprobe(&probes[n].kp);
+		irq_work_sync(&probes[n].kick);
 		cancel_work_sync(&probes[n].disable);
 	}
 }
@@ -114,6 +129,7 @@ static int __init entry_count_init(void)
 			continue;
 		probes[i].kp.symbol_name = name;
 		probes[i].kp.pre_handler = entry_pre;
+		init_irq_work(&probes[i].kick, entry_kick);
 		INIT_WORK(&probes[i].disable, entry_disable);
 		err = register_kprobe(&probes[i].kp);
 		if (err) {

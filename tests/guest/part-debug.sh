@@ -1,0 +1,155 @@
+# SPDX-License-Identifier: GPL-2.0
+#
+# In-guest part for the debug kernel (tests/lib/build-debug-kernel.sh;
+# sourced by tests/guest/suite.sh, busybox sh; uses its helpers).
+#
+# part fuzz: the crypto manager's self-tests with the fuzzer
+#   (CONFIG_CRYPTO_MANAGER_EXTRA_TESTS: random lengths, scatterlist
+#   splits, misalignments, SIMD disabled, compared with the generic
+#   implementation, cryptomgr.fuzz_iterations rounds) for every SM4
+#   algorithm the project's modules register:
+#   - the kernel says the extra tests are on, noextratests is off;
+#   - the generic reference instances (ecb/cbc/ctr(sm4-generic),
+#     xts(ecb(sm4-generic))) are allocated and their own tests waited
+#     for first (see fuzz_references);
+#   - every module is loaded (ENODEV where the CPU lacks its features),
+#     and the tests, which run in the background from registration, are
+#     waited for: an algorithm is done when /proc/crypto says "selftest:
+#     passed" or the kernel logged "alg: self-tests for NAME using DRIVER
+#     failed";
+#   - per driver: PASS if passed with no "alg:" message naming it; SKIP
+#     if testmgr has no vectors for it ("alg: No test for": nothing was
+#     tested, not a pass); FAIL otherwise, with the kernel's first "alg:"
+#     message about it (a fuzzer catch names a "random:" vector);
+#   - no "skipping comparison tests" (the fuzzer found no generic
+#     implementation to compare with) and no "alg:" error about anything.
+#
+# With sm4_broken_test loaded ($BROKEN=1) its drivers are tested too:
+# tests/test-debug-kernel.sh expects exactly their failures.
+
+FUZZ_WAIT=${FUZZ_WAIT:-1200}
+
+# fuzz_pending: the SM4 algorithms of our modules not yet done.
+fuzz_pending()
+{
+	crypto_table | awk '$3 ~ /^sm4/ && $5 != "passed" { print $1, $2 }' |
+		while read -r name drv; do
+			dmesg | grep -qF "alg: self-tests for $name using $drv failed" ||
+				echo "$drv"
+		done
+}
+
+# fuzz_references TAG: the generic implementations the fuzzer compares
+# with are template instances over sm4-generic, self-tested when first
+# allocated, and an allocation waits at most 60 s for that test (the
+# crypto API's larval timeout, then -ETIMEDOUT): at high fuzz_iterations
+# under KASAN and TCG it takes longer, and the driver under test would
+# fail with "error allocating xts(ecb(sm4-generic)) ...: -110".  So they
+# are allocated first (AF_ALG bind), retried until their tests are done.
+# (Measured: 1000 iterations under a load of 25 made the test of
+# xts(ecb(sm4-generic)) outlast the 60 s, failing xts-sm4-aesni-avx.)
+fuzz_references()
+{
+	local tag=$1 r
+
+	for r in "ecb(sm4-generic)" "cbc(sm4-generic)" "ctr(sm4-generic)" \
+			"xts(ecb(sm4-generic))"; do
+		fuzz_wait "$tag reference implementation $r not ready" \
+			fuzz_bind_fails "$r"
+	done
+}
+
+# fuzz_bind_fails NAME: an AF_ALG bind to NAME fails.  Ready once the
+# bind succeeds: 6.12 makes ecb(...) over a cipher an lskcipher, for which
+# resolve finds no skcipher entry, so only its "bind:" error counts.
+fuzz_bind_fails()
+{
+	"$AFALG" resolve -q "$1" 2>&1 >/dev/null | grep -q ': bind: '
+}
+
+# fuzz_tests_pending: some SM4 self-test has not finished.
+fuzz_tests_pending()
+{
+	[ -n "$(fuzz_pending)" ]
+}
+
+# fuzz_wait WHAT CMD...: poll every 5 s while CMD succeeds (something is
+# still pending), at most FUZZ_WAIT s, then FAIL "WHAT after N s".
+fuzz_wait()
+{
+	local what=$1 waited=0
+
+	shift
+	while "$@"; do
+		if [ $waited -ge "$FUZZ_WAIT" ]; then
+			fail "$what after $FUZZ_WAIT s"
+			return 1
+		fi
+		sleep 5
+		waited=$((waited + 5))
+	done
+}
+
+part_fuzz()
+{
+	local tag=partfuzz p it t0 name drv mod st type msg
+	local np=0 nf=0 ns=0
+
+	part_begin fuzz "crypto self-tests and fuzzer"
+	p=/sys/module/cryptomgr/parameters
+	it=$(cat "$p/fuzz_iterations" 2>/dev/null)
+	if dmesg | grep -q 'alg: extra crypto tests enabled' &&
+			[ "$(cat "$p/noextratests" 2>/dev/null)" = N ] && [ -n "$it" ]; then
+		pass "$tag the kernel runs the extra self-tests (fuzzer), fuzz_iterations=$it"
+	else
+		fail "$tag no extra self-tests in this kernel (no 'alg: extra crypto tests enabled', or noextratests set)"
+	fi
+	say "FUZZ-ITERATIONS: $it"
+	t0=$(uptime_s)
+	modprobe -a sm4 sm4_generic algif_skcipher
+	fuzz_references "$tag"
+	say "TIME: $ARCH $tag reference implementations tested and ready $(elapsed "$t0") s"
+	load_project_modules "$tag"
+	if [ "$BROKEN" = 1 ]; then
+		# shellcheck disable=SC2086
+		check "$tag insmod sm4_broken_test $BROKEN_ARGS (deliberately broken driver)" \
+			insmod "$KMODS/sm4_broken_test.ko" $BROKEN_ARGS
+	fi
+	fuzz_wait "$tag self-tests unfinished" fuzz_tests_pending ||
+		echo "  | unfinished: $(fuzz_pending | tr '\n' ' ')"
+	say "TIME: $ARCH $tag self-tests of every SM4 algorithm (fuzz_iterations=$it) $(elapsed "$t0") s"
+	dmesg | grep 'alg:' >/tmp/alg.log
+	crypto_table | awk '$3 ~ /^sm4/' >/tmp/fuzz.tab
+	while read -r name drv mod _ st type _; do
+		msg=$(grep -F " $drv " /tmp/alg.log | grep -vF "No test for" | head -n1 |
+			sed 's/^\[[ 0-9.]*\] //')
+		if [ "$st" = passed ] && grep -qF "alg: No test for $name ($drv)" /tmp/alg.log; then
+			skip "$tag $drv ($name, $type, $mod): self-test" \
+				"testmgr has no vectors for $name (\"alg: No test for $name ($drv)\"): neither tested nor fuzzed"
+			ns=$((ns + 1))
+		elif [ "$st" = passed ] && [ -z "$msg" ]; then
+			if [ "$type" = cipher ]; then
+				pass "$tag $drv ($name, cipher, $mod): self-test passed (single-block ciphers have no fuzzer)"
+			else
+				pass "$tag $drv ($name, $type, $mod): self-test and fuzzer passed"
+			fi
+			np=$((np + 1))
+		else
+			fail "$tag $drv ($name, $type, $mod): selftest $st: ${msg:-no alg: message}"
+			nf=$((nf + 1))
+		fi
+	done </tmp/fuzz.tab
+	if grep -q 'skipping comparison tests' /tmp/alg.log; then
+		grep 'skipping comparison tests' /tmp/alg.log | sed 's/^/  | /'
+		fail "$tag the fuzzer skipped comparisons (no generic implementation)"
+	fi
+	# Failures of algorithms that are not ours (or not in /proc/crypto).
+	grep -E 'failed|overran|corrupted|unexpectedly|error' /tmp/alg.log |
+		grep -vF -- '-sm4-' >/tmp/alg.other
+	if [ -s /tmp/alg.other ]; then
+		sed 's/^/  | /' /tmp/alg.other | head -n 10
+		fail "$tag self-test errors of other algorithms in the kernel log"
+	fi
+	say "FUZZ-RESULT: $np passed, $nf failed, $ns without vectors"
+	part_end
+}

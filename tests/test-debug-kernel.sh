@@ -1,0 +1,113 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0
+#
+# test-debug-kernel.sh [--fuzz-iterations N] [--cases N]
+#                      [--fault-run-only WORKDIR]: the project's
+# modules on the debug kernel (tests/lib/build-debug-kernel.sh: trixie's
+# 6.12 source with the crypto self-test fuzzer, KASAN, lockdep,
+# DEBUG_ATOMIC_SLEEP, DEBUG_PREEMPT; x86_64), in two QEMU runs sharing
+# one module build:
+#
+# 1. tests/guest/run-guest.sh --debug-kernel --parts fuzz,1,3,4,5: every
+#    SM4 algorithm's self-test and fuzzer (cryptomgr.fuzz_iterations=N),
+#    then loading, AF_ALG vectors (sm4-afalg check with --cases, cross
+#    with 200 cases: KASAN makes it slow), bad input and dm-crypt/LUKS2; the
+#    console must hold no KASAN, lockdep, might-sleep, BUG or WARNING
+#    report.  Must pass.
+#    FUZZ (default 500, SM4_FUZZ_ITERATIONS) fuzz iterations.
+# 2. The same kernel (100 fuzz iterations: enough to meet the fault; the
+#    real drivers had theirs in run 1) with tests/guest/kmod's
+#    sm4_broken_test loaded with
+#    corrupt_from=33 before_test=1 sleep_in_atomic=1: a driver that is
+#    wrong only on lengths above every fixed test vector (so only the
+#    fuzzer's random vectors meet the fault) and that calls might_sleep()
+#    with preemption off.  Must fail, for exactly those reasons: each of
+#    ecb/cbc/ctr/xts-sm4-broken fails its self-test on a "random:"
+#    vector, the console check reports "BUG: sleeping function called
+#    from invalid context", every real driver still passes, and nothing
+#    else fails.
+#
+# --fault-run-only WORKDIR: only run 2, with the modules of the run-guest.sh
+# work directory WORKDIR (an earlier run 1).
+#
+# Prints PASS:/FAIL: lines (run 1's own, then this script's judgement of
+# run 2) and TIME: lines; the cold build of the kernel is the first
+# run's "build the debug kernel" time.
+
+set -uo pipefail
+. "$(dirname "$0")/lib/common.sh"
+
+FUZZ=${SM4_FUZZ_ITERATIONS:-500}
+BROKEN_FUZZ=100
+CASES=1000
+FIRST=
+while [ $# -gt 0 ]; do
+	case $1 in
+	--fault-run-only) FIRST=$2; shift 2 ;;
+	--fuzz-iterations) FUZZ=$2; shift 2 ;;
+	--cases) CASES=$2; shift 2 ;;
+	*) die "usage: $0 [--fuzz-iterations N] [--cases N] [--fault-run-only WORKDIR]" ;;
+	esac
+done
+RG="$REPO_ROOT/tests/guest/run-guest.sh"
+rc=0
+
+t0=$(date +%s)
+DBGK=$("$REPO_ROOT/tests/lib/build-debug-kernel.sh" x86_64) || {
+	echo "FAIL: debug-kernel: the debug kernel did not build"
+	exit 1
+}
+echo "TIME: debug-kernel build (or cache hit) $(($(date +%s) - t0)) s; its cold build took $(cat "$DBGK/time") s"
+
+if [ -z "$FIRST" ]; then
+	"$RG" --arch x86_64 --suite trixie --debug-kernel --fuzz-iterations "$FUZZ" \
+		--cases "$CASES" --cross-cases 200 --parts fuzz,1,3,4,5 --timeout 3000 || rc=1
+	FIRST="$REPO_ROOT/build/guest/trixie-x86_64-max-debug"
+fi
+
+# Run 2: the faults.  Its own FAIL lines are expected; this script
+# judges them.
+LOG="$REPO_ROOT/build/guest/debug-broken.log"
+VER="$REPO_ROOT/build/guest/trixie-x86_64-max-broken-debug/verdict1.txt.clean"
+rm -f "$VER"
+mkdir -p "${LOG%/*}"
+"$RG" --arch x86_64 --suite trixie --debug-kernel --fuzz-iterations "$BROKEN_FUZZ" \
+	--with-broken --broken-args "corrupt_from=33 before_test=1 sleep_in_atomic=1" \
+	--parts fuzz --cases 100 --reuse-modules "$FIRST" --timeout 3000 >"$LOG" 2>&1
+brc=$?
+if [ $brc -ne 1 ] || [ ! -s "$VER" ]; then
+	echo "FAIL: debug-kernel fault run: run-guest.sh exited with $brc (expected 1) or left no verdict (log $LOG)"
+	tail -n 20 "$LOG"
+	exit 1
+fi
+bad=0
+for m in ecb cbc ctr xts; do
+	if grep -qE "^FAIL: x86_64 partfuzz $m-sm4-broken \($m\(sm4\), skcipher, sm4_broken_test\): selftest unknown: (\[[ 0-9.]*\] )?alg: skcipher: $m-sm4-broken (en|de)cryption test failed \(wrong result\) on test vector \"random:" "$VER"; then
+		pass "debug-kernel fault run: the fuzzer caught $m-sm4-broken on a random vector ($(grep -oE "partfuzz $m-sm4-broken .*random: len=[0-9]+" "$VER" | sed 's/.*random: //'))"
+	else
+		fail "debug-kernel fault run: $m-sm4-broken was not caught by the fuzzer on a random vector"
+		bad=1
+	fi
+done
+if grep -qE '^FAIL: x86_64 boot 1: kernel console is clean \(found: .*BUG: sleeping function called from invalid context' "$LOG"; then
+	pass "debug-kernel fault run: the console check reports the injected might_sleep() in atomic context"
+else
+	fail "debug-kernel fault run: the injected might_sleep() in atomic context was not reported"
+	bad=1
+fi
+# Nothing else failed: the expected lines above, the suite's own
+# kernel-log and taint checks (the same reports), the host's summary.
+other=$(grep -E '^FAIL: ' "$LOG" | grep -vE \
+	-e 'partfuzz (ecb|cbc|ctr|xts)-sm4-broken ' \
+	-e 'boot 1: kernel console is clean \(found: .*BUG: sleeping function' \
+	-e 'phase 1: kernel log has a WARNING/BUG/Oops' \
+	-e 'phase 1: kernel tainted ' )
+if [ -z "$other" ]; then
+	pass "debug-kernel fault run: nothing else failed ($(grep -c '^PASS: .*partfuzz .*-sm4-\(generic\|aesni\|gfni\)' "$VER") real drivers' self-tests still passed)"
+else
+	echo "$other" | sed 's/^/  | /'
+	fail "debug-kernel fault run: other checks failed too"
+	bad=1
+fi
+[ $bad = 0 ] || rc=1
+exit $rc
