@@ -56,16 +56,6 @@
 
 /* ---- Implementations ----------------------------------------------- */
 
-static struct sm4_test_impl *impls;
-
-void sm4_test_register_impl(struct sm4_test_impl *impl)
-{
-	struct sm4_test_impl **p = &impls;
-
-	while (*p)
-		p = &(*p)->next;
-	*p = impl;
-}
 
 static struct sm4_test_impl generic_impl = {
 	.name = "generic",
@@ -1034,7 +1024,7 @@ int main(int argc, char **argv)
 	snprintf(bimpls[n_bimpls].name, sizeof(bimpls[0].name), "sm4-generic");
 	bimpls[n_bimpls].ti = &generic_impl;
 	generic = n_bimpls++;
-	for (ti = impls; ti && n_bimpls < MAX_IMPLS - 1; ti = ti->next) {
+	for (ti = sm4_test_impl_list(); ti && n_bimpls < MAX_IMPLS - 1; ti = ti->next) {
 		if (!strcmp(ti->name, "generic"))
 			continue;
 		if (ti->available && !ti->available()) {

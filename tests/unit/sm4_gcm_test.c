@@ -40,21 +40,11 @@
 
 int sm4_shim_init_sm4_lib_init(void);
 
-static struct sm4_test_impl *impls;
 static unsigned int n_passed, n_failed;
 static unsigned long n_cases = 1000;
 static unsigned int grid = 64;
 static uint64_t rng_state = 0x6a09e667f3bcc909ULL;
 static const char *only_impl;
-
-void sm4_test_register_impl(struct sm4_test_impl *impl)
-{
-	struct sm4_test_impl **p = &impls;
-
-	while (*p)
-		p = &(*p)->next;
-	*p = impl;
-}
 
 static struct sm4_test_impl generic_impl = {
 	.name = "generic",
@@ -472,7 +462,7 @@ int main(int argc, char **argv)
 		return 2;
 	sm4_shim_init_sm4_lib_init();
 
-	for (impl = impls; impl; impl = impl->next) {
+	for (impl = sm4_test_impl_list(); impl; impl = impl->next) {
 		if (only_impl && strcmp(only_impl, impl->name))
 			continue;
 		if (impl->available && !impl->available()) {

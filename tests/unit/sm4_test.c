@@ -58,20 +58,10 @@ int sm4_gcry_encrypt(struct sm4_vec *v);
 
 int sm4_shim_init_sm4_lib_init(void);
 
-static struct sm4_test_impl *impls;
 static unsigned int n_passed, n_failed;
 static unsigned long n_cases = 10000;
 static uint64_t seed = 0x5eed5eed;
 static const char *only_impl;
-
-void sm4_test_register_impl(struct sm4_test_impl *impl)
-{
-	struct sm4_test_impl **p = &impls;
-
-	while (*p)
-		p = &(*p)->next;
-	*p = impl;
-}
 
 /*
  * A deliberately broken implementation (--with-broken[=FAULT]): the
@@ -504,11 +494,6 @@ bool sm4_test_impl_selected(const struct sm4_test_impl *impl)
 	return impl_selected(impl);
 }
 
-struct sm4_test_impl *sm4_test_impl_list(void)
-{
-	return impls;
-}
-
 /* ---- Known answers ------------------------------------------------ */
 
 struct mode_kat {
@@ -629,7 +614,7 @@ static void test_kat(void)
 	       "kat: GB/T 32907 example 2 (1,000,000 decryptions)");
 
 	/* The published mode vectors through every implementation. */
-	for (impl = impls; impl; impl = impl->next) {
+	for (impl = sm4_test_impl_list(); impl; impl = impl->next) {
 		if (!impl_selected(impl))
 			continue;
 		for (i = 0; i < ARRAY_SIZE(mode_kats); i++) {
@@ -671,7 +656,7 @@ static void test_badinput(void)
 	report(sm4_expandkey(&ctx, key, 16) == 0,
 	       "badinput: sm4_expandkey accepts 16 bytes");
 
-	for (impl = impls; impl; impl = impl->next) {
+	for (impl = sm4_test_impl_list(); impl; impl = impl->next) {
 		if (!impl_selected(impl))
 			continue;
 		ok = true;
@@ -754,7 +739,7 @@ static void test_zero(void)
 	int fn;
 
 	sm4_expandkey(&ctx, key, sizeof(key));
-	for (impl = impls; impl; impl = impl->next) {
+	for (impl = sm4_test_impl_list(); impl; impl = impl->next) {
 		bool ok = true;
 
 		if (!impl_selected(impl))
@@ -801,7 +786,7 @@ static void test_dstwatch(void)
 	sm4_vec_fill(&seed, key, sizeof(key));
 	sm4_vec_fill(&seed, iv0, sizeof(iv0));
 	sm4_expandkey(&ctx, key, sizeof(key));
-	for (impl = impls; impl; impl = impl->next) {
+	for (impl = sm4_test_impl_list(); impl; impl = impl->next) {
 		long stores = 0;
 		bool ok = true;
 
@@ -895,7 +880,7 @@ static void test_lengths(void)
 	unsigned int len, cases;
 	int mode;
 
-	for (impl = impls; impl; impl = impl->next) {
+	for (impl = sm4_test_impl_list(); impl; impl = impl->next) {
 		if (!impl_selected(impl))
 			continue;
 		for (mode = 0; mode < SM4_VEC_NUM_MODES; mode++) {
@@ -927,7 +912,7 @@ static void test_diff_gcrypt(void)
 	unsigned long i;
 	int mode;
 
-	for (impl = impls; impl; impl = impl->next) {
+	for (impl = sm4_test_impl_list(); impl; impl = impl->next) {
 		if (!impl_selected(impl))
 			continue;
 		for (mode = 0; mode < SM4_VEC_NUM_MODES; mode++) {
@@ -958,7 +943,7 @@ static int test_vectors(const char *path)
 	FILE *f;
 	long count;
 
-	for (impl = impls; impl; impl = impl->next) {
+	for (impl = sm4_test_impl_list(); impl; impl = impl->next) {
 		unsigned long cases[SM4_VEC_NUM_MODES] = { 0 };
 		unsigned long bad[SM4_VEC_NUM_MODES] = { 0 };
 		struct sm4_vec v;
@@ -997,7 +982,7 @@ static void test_expandkey(void)
 	struct sm4_test_impl *impl;
 	unsigned int i;
 
-	for (impl = impls; impl; impl = impl->next) {
+	for (impl = sm4_test_impl_list(); impl; impl = impl->next) {
 		bool ok = true;
 
 		if (!impl->expandkey || !impl_selected(impl))
@@ -1061,7 +1046,7 @@ usage:
 			return 2;
 		}
 	}
-	for (impl = impls; only_impl && impl; impl = impl->next)
+	for (impl = sm4_test_impl_list(); only_impl && impl; impl = impl->next)
 		if (!strcmp(impl->name, only_impl))
 			break;
 	if (only_impl && !impl) {
