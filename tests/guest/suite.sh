@@ -1227,7 +1227,7 @@ try_rmmod_busy()
 
 part7()
 {
-	local tag=part7 mapped=0 best m mods rev
+	local tag=part7 mapped=0 best m mods rev held
 
 	part_begin 7 "rmmod and reload"
 	modprobe -a dm_mod dm_crypt ext4
@@ -1262,13 +1262,30 @@ part7()
 	done
 	try_rmmod_busy "$tag (sm4_generic loaded)" sm4
 
-	# Unload everything in reverse order of loading.
+	# Unload everything in reverse order of loading, each module once no
+	# other module uses it (sm4-ce-ccm and sm4-ce-gcm use sm4-ce's
+	# exports, and modprobe loads sm4-ce for them first); whatever is
+	# still held when nothing more can go is tried anyway (and fails).
 	rev=
 	for m in $LOADED; do
 		rev="$m $rev"
 	done
-	for m in $rev; do
-		check "$tag rmmod $m" rmmod "$m"
+	while [ -n "$rev" ]; do
+		held=
+		for m in $rev; do
+			if [ -n "$(ls "/sys/module/$m/holders" 2>/dev/null)" ]; then
+				held="$held $m"
+			else
+				check "$tag rmmod $m" rmmod "$m"
+			fi
+		done
+		if [ "$held" = " $(echo $rev)" ]; then
+			for m in $held; do
+				check "$tag rmmod $m" rmmod "$m"
+			done
+			break
+		fi
+		rev=$held
 	done
 	mods=$(crypto_table | awk '$3 ~ /^sm4/ { print $2 }' | tr '\n' ' ')
 	if [ -z "$mods" ]; then
