@@ -324,7 +324,7 @@ refusal_logged()
 	local all own names d
 
 	names=${1%-x86_64}
-	for d in $(modinfo -F depends "$1" 2>/dev/null | tr , ' '); do
+	for d in $(/sbin/modinfo -F depends "$1" 2>/dev/null | tr , ' '); do
 		case $d in
 		sm4|sm4_generic) ;;
 		sm4*) names="$names|$(echo "$d" | tr _ -)" ;;
