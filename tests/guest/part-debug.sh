@@ -8,7 +8,8 @@
 #   splits, misalignments, SIMD disabled, compared with the generic
 #   implementation, cryptomgr.fuzz_iterations rounds) for every SM4
 #   algorithm the project's modules register:
-#   - the kernel says the extra tests are on, noextratests is off;
+#   - the kernel says the extra (up to 6.15) or full (6.16 on) tests are
+#     on, and their switch (noextratests, noslowtests) is off;
 #   - the generic reference instances (ecb/cbc/ctr(sm4-generic),
 #     xts(ecb(sm4-generic))) are allocated and their own tests waited
 #     for first (see fuzz_references);
@@ -28,16 +29,6 @@
 # tests/test-debug-kernel.sh expects exactly their failures.
 
 FUZZ_WAIT=${FUZZ_WAIT:-1200}
-
-# fuzz_pending: the SM4 algorithms of our modules not yet done.
-fuzz_pending()
-{
-	crypto_table | awk '$3 ~ /^sm4/ && $5 != "passed" { print $1, $2 }' |
-		while read -r name drv; do
-			dmesg | grep -qF "alg: self-tests for $name using $drv failed" ||
-				echo "$drv"
-		done
-}
 
 # fuzz_references TAG: the generic implementations the fuzzer compares
 # with are template instances over sm4-generic, self-tested when first
@@ -70,7 +61,7 @@ fuzz_bind_fails()
 # fuzz_tests_pending: some SM4 self-test has not finished.
 fuzz_tests_pending()
 {
-	[ -n "$(fuzz_pending)" ]
+	[ -n "$(selftests_pending)" ]
 }
 
 # fuzz_wait WHAT CMD...: poll every 5 s while CMD succeeds (something is
@@ -92,17 +83,22 @@ fuzz_wait()
 
 part_fuzz()
 {
-	local tag=partfuzz p it t0 name drv mod st type msg
+	local tag=partfuzz p it t0 name drv mod st type msg off
 	local np=0 nf=0 ns=0
 
 	part_begin fuzz "crypto self-tests and fuzzer"
 	p=/sys/module/cryptomgr/parameters
 	it=$(cat "$p/fuzz_iterations" 2>/dev/null)
-	if dmesg | grep -q 'alg: extra crypto tests enabled' &&
-			[ "$(cat "$p/noextratests" 2>/dev/null)" = N ] && [ -n "$it" ]; then
-		pass "$tag the kernel runs the extra self-tests (fuzzer), fuzz_iterations=$it"
+	# Up to 6.15 CRYPTO_MANAGER_EXTRA_TESTS ("extra" tests, switch
+	# noextratests), from 6.16 CRYPTO_SELFTESTS_FULL ("full" tests,
+	# switch noslowtests): whichever switch this kernel has.
+	off=$(cat "$p/noextratests" "$p/noslowtests" 2>/dev/null)
+	if dmesg | grep -qE 'alg: (extra|full) crypto tests enabled' &&
+			[ "$off" = N ] && [ -n "$it" ]; then
+		pass "$tag the kernel runs the full self-tests with the fuzzer ($(dmesg |
+			grep -oE 'alg: (extra|full) crypto tests enabled' | head -n1)), fuzz_iterations=$it"
 	else
-		fail "$tag no extra self-tests in this kernel (no 'alg: extra crypto tests enabled', or noextratests set)"
+		fail "$tag no fuzzing self-tests in this kernel (no 'alg: extra/full crypto tests enabled', or noextratests/noslowtests not N: '$off')"
 	fi
 	say "FUZZ-ITERATIONS: $it"
 	t0=$(uptime_s)
@@ -116,7 +112,7 @@ part_fuzz()
 			insmod "$KMODS/sm4_broken_test.ko" $BROKEN_ARGS
 	fi
 	fuzz_wait "$tag self-tests unfinished" fuzz_tests_pending ||
-		echo "  | unfinished: $(fuzz_pending | tr '\n' ' ')"
+		echo "  | unfinished: $(selftests_pending | tr '\n' ' ')"
 	say "TIME: $ARCH $tag self-tests of every SM4 algorithm (fuzz_iterations=$it) $(elapsed "$t0") s"
 	dmesg | grep 'alg:' >/tmp/alg.log
 	crypto_table | awk '$3 ~ /^sm4/' >/tmp/fuzz.tab

@@ -149,6 +149,8 @@ part11()
 			fail "$tag upstream's own $name does not load on upstream's modules"
 		fi
 	done <"$DISTRO_LIST"
+	# Their self-tests hold them until they end.
+	wait_selftests "$tag upstream's own modules"
 	crypto_table | awk '$8 != "yes"' >/tmp/distro-up.tab
 	for m in $UP_LOADED; do
 		rmmod "$m" || fail "$tag rmmod of upstream's own $m"
@@ -193,6 +195,7 @@ part11()
 	for x in sm4 "ecb(sm4)" "cbc(sm4)" "cfb(sm4)" "ctr(sm4)" "xts(sm4)"; do
 		modprobe "crypto-$x" >/dev/null 2>&1
 	done
+	wait_selftests "$tag crypto-* requests"
 	for m in $(_d_sm4_loaded); do
 		if _d_ours "$m"; then
 			pass "$tag crypto-* requests loaded $m: ours"
@@ -231,6 +234,7 @@ part11()
 			fail "$tag installed set: modprobe $name failed"
 		fi
 	done
+	wait_selftests "$tag installed set"
 	crypto_table >/tmp/crypto.tab
 	awk '$8 != "yes"' /tmp/crypto.tab >/tmp/distro-ours.tab
 	# The crypto API refuses a driver name only while its first owner
@@ -355,6 +359,7 @@ part11()
 	fi
 
 	echo "part11: unloading at $(uptime_s)"
+	wait_selftests "$tag before unloading"
 	# Unload everything, users first.
 	for name in sm4_upstream_abi_test $users; do
 		is_loaded "$name" && modprobe -r "$name"
