@@ -3,19 +3,22 @@
 #
 # test-debug-kernel.sh [--fuzz-iterations N] [--cases N]
 #                      [--fault-run-only WORKDIR]: the project's
-# modules on the debug kernel (tests/lib/build-debug-kernel.sh: trixie's
-# 6.12 source with the crypto self-test fuzzer, KASAN, lockdep,
-# DEBUG_ATOMIC_SLEEP, DEBUG_PREEMPT; x86_64), in two QEMU runs sharing
-# one module build:
+# modules on the debug kernels (tests/lib/build-debug-kernel.sh: trixie's
+# 6.12 source and sid's (7.2 now) with the crypto self-test fuzzer,
+# KASAN, lockdep, DEBUG_ATOMIC_SLEEP, DEBUG_PREEMPT; x86_64), in three
+# QEMU runs:
 #
-# 1. tests/guest/run-guest.sh --debug-kernel --parts fuzz,1,3,4,5: every
+# 1. On each kernel (6.12 with CRYPTO_MANAGER_EXTRA_TESTS, sid's with
+#    CRYPTO_SELFTESTS_FULL, its successor from 6.16),
+#    tests/guest/run-guest.sh --debug-kernel --parts fuzz,1,3,4,5: every
 #    SM4 algorithm's self-test and fuzzer (cryptomgr.fuzz_iterations=N),
 #    then loading, AF_ALG vectors (sm4-afalg check with --cases, cross
 #    with 200 cases: KASAN makes it slow), bad input and dm-crypt/LUKS2; the
 #    console must hold no KASAN, lockdep, might-sleep, BUG or WARNING
 #    report.  Must pass.
 #    FUZZ (default 500, SM4_FUZZ_ITERATIONS) fuzz iterations.
-# 2. The same kernel (100 fuzz iterations: enough to meet the fault; the
+# 2. The 6.12 kernel and run 1's modules (100 fuzz iterations: enough to
+#    meet the fault, once; the
 #    real drivers had theirs in run 1) with tests/guest/kmod's
 #    sm4_broken_test loaded with
 #    corrupt_from=33 before_test=1 sleep_in_atomic=1: a driver that is
@@ -52,16 +55,26 @@ done
 RG="$REPO_ROOT/tests/guest/run-guest.sh"
 rc=0
 
-t0=$(date +%s)
-DBGK=$("$REPO_ROOT/tests/lib/build-debug-kernel.sh" x86_64) || {
-	echo "FAIL: debug-kernel: the debug kernel did not build"
-	exit 1
+# debug_kernel SUITE: build (or find cached) SUITE's debug kernel, say
+# how long that took.
+debug_kernel()
+{
+	local t0=$(date +%s) d
+
+	d=$("$REPO_ROOT/tests/lib/build-debug-kernel.sh" x86_64 "$1") || {
+		echo "FAIL: debug-kernel: the $1 debug kernel did not build"
+		return 1
+	}
+	echo "TIME: debug-kernel $1 ($(cat "$d/kernel.release")) build (or cache hit) $(($(date +%s) - t0)) s; its cold build took $(cat "$d/time") s"
 }
-echo "TIME: debug-kernel build (or cache hit) $(($(date +%s) - t0)) s; its cold build took $(cat "$DBGK/time") s"
 
 if [ -z "$FIRST" ]; then
-	"$RG" --arch x86_64 --suite trixie --debug-kernel --fuzz-iterations "$FUZZ" \
-		--cases "$CASES" --cross-cases 200 --parts fuzz,1,3,4,5 --timeout 3000 || rc=1
+	# Run 1 on 6.12, then the same on the newest kernel (CRYPTO_SELFTESTS_FULL).
+	for suite in trixie sid; do
+		debug_kernel "$suite" || { rc=1; continue; }
+		"$RG" --arch x86_64 --suite "$suite" --debug-kernel --fuzz-iterations "$FUZZ" \
+			--cases "$CASES" --cross-cases 200 --parts fuzz,1,3,4,5 --timeout 3000 || rc=1
+	done
 	FIRST="$REPO_ROOT/build/guest/trixie-x86_64-max-debug"
 fi
 

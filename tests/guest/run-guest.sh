@@ -46,8 +46,9 @@
 #   --demo               the demo instead of the suite (see tools/demo)
 #   --timeout N          hard timeout of the first boot in seconds (1500)
 #   --debug-kernel       boot the debug kernel (tests/lib/build-debug-kernel.sh:
-#                        trixie's 6.12 source with the self-test fuzzer,
-#                        KASAN, lockdep; x86_64) with the modules built
+#                        the suite's own kernel source, trixie's 6.12 or
+#                        sid's, with the self-test fuzzer, KASAN,
+#                        lockdep; x86_64) with the modules built
 #                        against it; no panic_on_warn (the console check
 #                        reports warnings); part "fuzz" needs it
 #   --fuzz-iterations N  cryptomgr.fuzz_iterations=N (debug kernel)
@@ -288,9 +289,12 @@ if [ $DEMO = 0 ] && { [ -e "$REPO_ROOT/tests/guest/kmod/Kbuild" ] ||
 fi
 DBGK=
 if [ $DEBUG_KERNEL = 1 ]; then
-	[ "$SUITE" = trixie ] || setup_fail "--debug-kernel is built from trixie's source: use --suite trixie"
-	DBGK=$("$REPO_ROOT/tests/lib/build-debug-kernel.sh" "$ARCH") ||
-		setup_fail "build the debug kernel (tests/lib/build-debug-kernel.sh $ARCH)"
+	case $SUITE in
+	trixie|sid) ;;
+	*) setup_fail "--debug-kernel is built from trixie's or sid's source: use --suite trixie or sid" ;;
+	esac
+	DBGK=$("$REPO_ROOT/tests/lib/build-debug-kernel.sh" "$ARCH" "$SUITE") ||
+		setup_fail "build the debug kernel (tests/lib/build-debug-kernel.sh $ARCH $SUITE)"
 	echo "INFO: $ARCH debug kernel $DBGK ($(cat "$DBGK/kernel.release"), cold build took $(cat "$DBGK/time") s)"
 	# Its own tcrypt.ko is built in; the patched one is not made for it.
 	b=()
