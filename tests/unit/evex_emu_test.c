@@ -33,6 +33,7 @@
 #include <unistd.h>
 #include <sys/mman.h>
 #include "evex_emu.h"
+#include "sm4-vectors.h"
 
 /* The layout the asm below addresses by offset. */
 struct vregs {
@@ -49,21 +50,17 @@ struct vregs {
 _Static_assert(offsetof(struct vregs, memp) == 336, "layout");
 
 static unsigned int n_passed, n_failed;
-static uint64_t rng = 0x9e3779b97f4a7c15ULL;
+static uint64_t seed = 0xe7e7;
 uint8_t evex_test_rip[64] __attribute__((aligned(64)));
 
 static uint64_t rnd(void)
 {
-	rng ^= rng << 13;
-	rng ^= rng >> 7;
-	rng ^= rng << 17;
-	return rng;
+	return sm4_vec_rand(&seed);
 }
 
 static void fill(uint8_t *p, size_t n)
 {
-	while (n--)
-		*p++ = (uint8_t)rnd();
+	sm4_vec_fill(&seed, p, n);
 }
 
 #define VCLOBBER "rax", "rdx", "memory", "xmm0", "xmm1", "xmm2", "xmm3",  \

@@ -1004,6 +1004,28 @@ static void test_expandkey(void)
 	}
 }
 
+#if defined(__x86_64__)
+/*
+ * --emulate-gfni, --emulate-avx512: install an emulator of the @what
+ * instructions (tests/unit/@file) unless the CPU has them (@native).
+ * Nonzero if it cannot be installed.
+ */
+static int emulate(bool native, const char *what, int (*install)(void),
+		   const char *file)
+{
+	if (native) {
+		printf("NOTE: this CPU has %s, its emulation is not needed\n",
+		       what);
+		return 0;
+	}
+	if (install())
+		return 1;
+	printf("NOTE: %s instructions emulated (SIGILL handler, tests/unit/%s)\n",
+	       what, file);
+	return 0;
+}
+#endif
+
 int main(int argc, char **argv)
 {
 	const char *vectors = NULL, *mac_vectors = NULL;
@@ -1030,24 +1052,18 @@ int main(int argc, char **argv)
 #if defined(__x86_64__)
 		else if (!strcmp(argv[i], "--emulate-gfni")) {
 			__builtin_cpu_init();
-			if (__builtin_cpu_supports("gfni"))
-				printf("NOTE: this CPU has GFNI, --emulate-gfni ignored\n");
-			else if (sm4_gfni_emu_install())
+			if (emulate(__builtin_cpu_supports("gfni"), "GFNI",
+				    sm4_gfni_emu_install, "gfni_emu.c"))
 				return 1;
-			else
-				printf("NOTE: GFNI instructions emulated (SIGILL handler, tests/unit/gfni_emu.c)\n");
 		} else if (!strcmp(argv[i], "--emulate-sm4ni")) {
 			if (sm4_ni_emu_install())
 				return 1;
 			printf("NOTE: SM4 instructions emulated (SIGILL handler, tests/unit/sm4ni_emu.c; on a CPU with them, the CPU runs them)\n");
 		} else if (!strcmp(argv[i], "--emulate-avx512")) {
 			__builtin_cpu_init();
-			if (__builtin_cpu_supports("avx512f"))
-				printf("NOTE: this CPU has AVX-512, --emulate-avx512 ignored\n");
-			else if (sm4_avx512_emu_install())
+			if (emulate(__builtin_cpu_supports("avx512f"), "AVX-512",
+				    sm4_avx512_emu_install, "evex_emu.c"))
 				return 1;
-			else
-				printf("NOTE: AVX-512 instructions emulated (SIGILL handler, tests/unit/evex_emu.c)\n");
 		}
 #endif
 		else {
