@@ -303,27 +303,20 @@ static unsigned int op_clmul(struct ev_args *x, const struct ev_form *f)
 	return x->vl;
 }
 
-/* VPCMPUQ: imm8 0 EQ, 1 LT, 2 LE, 3 FALSE, 4 NEQ, 5 NLT, 6 NLE, 7 TRUE. */
+/*
+ * VPCMPUQ: imm8 0 EQ, 1 LT, 2 LE, 3 FALSE; 4..7 are their negations
+ * (NEQ, NLT, NLE, TRUE).
+ */
 static unsigned int op_cmpuq(struct ev_args *x, const struct ev_form *f)
 {
-	unsigned int i;
+	unsigned int i, p = x->imm & 3;
 
 	x->kres = 0;
 	for (i = 0; i < x->vl / 8; i++) {
 		uint64_t a = q(x->a, i), b = q(x->b, i);
-		bool c;
+		bool c = p == 0 ? a == b : p == 1 ? a < b : p == 2 && a <= b;
 
-		switch (x->imm & 7) {
-		case 0: c = a == b; break;
-		case 1: c = a < b; break;
-		case 2: c = a <= b; break;
-		case 3: c = false; break;
-		case 4: c = a != b; break;
-		case 5: c = a >= b; break;
-		case 6: c = a > b; break;
-		default: c = true; break;
-		}
-		x->kres |= (uint64_t)c << i;
+		x->kres |= (uint64_t)(c ^ !!(x->imm & 4)) << i;
 	}
 	return x->vl;
 }
@@ -501,7 +494,10 @@ static int evex_emu(ucontext_t *uc, const struct vex_insn *in)
 	unsigned int imm_bytes, n, len, j, dreg;
 	uint8_t *ea = NULL;
 
-	if (!in->evex || !(f = find_form(in)) || !form_ok(f, in))
+	if (!in->evex)
+		return -1;
+	f = find_form(in);
+	if (!f || !form_ok(f, in))
 		return -1;
 	imm_bytes = f->flags & F_IMM ? 1 : 0;
 	x.vl = 16u << in->l;
@@ -511,7 +507,7 @@ static int evex_emu(ucontext_t *uc, const struct vex_insn *in)
 		n = in->b ? f->bsz : f->msz ? f->msz : x.vl;
 		ea = (uint8_t *)vex_emu_ea(in, imm_bytes, n);
 		if ((f->flags & F_ALIGNED) && ((uintptr_t)ea & (x.vl - 1))) {
-			fprintf(stderr, "evex_emu: %s with misaligned memory operand %p at %p (#GP)\n",
+			fprintf(stderr, "evex-emu: %s with misaligned memory operand %p at %p (#GP)\n",
 				f->name, (void *)ea, (const void *)in->end);
 			abort();
 		}
