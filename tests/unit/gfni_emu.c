@@ -11,7 +11,8 @@
  * source and the qword A of the second source covering it, result bit i
  * is parity(A.byte[7 - i] & x) ^ imm8.bit[i]; the INV form first
  * replaces x by its inverse in GF(2^8) modulo x^8 + x^4 + x^3 + x + 1
- * (0 stays 0).  Decoding and the signal frame: vex_emu.c.
+ * (0 stays 0).  The EVEX forms (evex_emu.c) share this arithmetic
+ * (sm4_gfni_affine).  Decoding and the signal frame: vex_emu.c.
  */
 #include <stdint.h>
 #include <string.h>
@@ -35,15 +36,29 @@ static uint8_t gf_mul(uint8_t a, uint8_t b)
 	return r;
 }
 
-static uint8_t affine(uint64_t a, uint8_t x, uint8_t imm)
+uint8_t sm4_gfni_affine(uint64_t a, uint8_t x, uint8_t imm, bool inv)
 {
 	uint8_t r = 0;
 	int i;
 
+	if (inv)
+		x = gf_inv[x];
 	for (i = 0; i < 8; i++)
 		r |= (uint8_t)(__builtin_parity((unsigned int)
 				((a >> (8 * (7 - i))) & 0xff & x)) << i);
 	return r ^ imm;
+}
+
+void sm4_gfni_tables_init(void)
+{
+	unsigned int i, j;
+
+	if (gf_inv[1])
+		return;
+	for (i = 1; i < 256; i++)
+		for (j = 1; j < 256; j++)
+			if (gf_mul((uint8_t)i, (uint8_t)j) == 1)
+				gf_inv[i] = (uint8_t)j;
 }
 
 /* VEX.128/256.66.0F3A.W1 CE/CF /r ib: ours. */
@@ -54,7 +69,7 @@ static int gfni_emu(ucontext_t *uc, const struct vex_insn *in)
 	bool inv = in->opcode == 0xcf;
 	uint8_t imm;
 
-	if (in->map != 3 || !in->w || in->pp != 1 ||
+	if (in->evex || in->map != 3 || !in->w || in->pp != 1 ||
 	    (in->opcode != 0xce && in->opcode != 0xcf))
 		return -1;
 	imm = *in->end;
@@ -64,7 +79,7 @@ static int gfni_emu(ucontext_t *uc, const struct vex_insn *in)
 		uint64_t m;
 
 		memcpy(&m, a + (i & ~7u), 8);
-		r[i] = affine(m, inv ? gf_inv[x[i]] : x[i], imm);
+		r[i] = sm4_gfni_affine(m, x[i], imm, inv);
 	}
 	vex_emu_set(uc, in->reg, r, bytes);
 	sm4_gfni_emu_count++;
@@ -73,12 +88,7 @@ static int gfni_emu(ucontext_t *uc, const struct vex_insn *in)
 
 int sm4_gfni_emu_install(void)
 {
-	unsigned int i, j;
-
-	for (i = 1; i < 256; i++)
-		for (j = 1; j < 256; j++)
-			if (gf_mul((uint8_t)i, (uint8_t)j) == 1)
-				gf_inv[i] = (uint8_t)j;
+	sm4_gfni_tables_init();
 	if (vex_emu_add(gfni_emu))
 		return -1;
 	sm4_gfni_emu_active = true;

@@ -1,3 +1,2 @@
 # SPDX-License-Identifier: GPL-2.0
-IMPL_OBJS_x86_64 += $(B)/arch/x86/sm4-gfni-avx2-asm_64.o $(B)/impl_gfni_avx2.o \
-		    $(B)/tests/unit/gfni_emu.o
+IMPL_OBJS_x86_64 += $(B)/arch/x86/sm4-gfni-avx2-asm_64.o $(B)/impl_gfni_avx2.o

@@ -1,19 +1,27 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * The x86-64 GFNI/AVX-512 backend (arch/x86/sm4-gfni-avx512-asm_64.S) in
- * the harness.  __builtin_cpu_supports() also checks that the OS enables
- * the AVX-512 state (XCR0), as the kernel glue does with
- * cpu_has_xfeatures().
+ * the harness: natively where the CPU has GFNI, AVX-512F/BW/VL and
+ * VPCLMULQDQ (__builtin_cpu_supports() also checks that the OS enables
+ * the AVX-512 state in XCR0, as the kernel glue does with
+ * cpu_has_xfeatures()), or with its AVX-512 instructions emulated
+ * (evex_emu.c, sm4-test --emulate-avx512) on an AVX2 CPU without AVX-512:
+ * the emulator stands in for AVX-512F/BW/VL, GFNI and VPCLMULQDQ on zmm;
+ * the backend's few VEX instructions (AVX, PCLMULQDQ on xmm) run natively.
  */
 #include <sm4/compat.h>
 #include <sm4/modes.h>
 #include "impl.h"
+#include "evex_emu.h"
 
 SM4_DEFINE_MODE_OPS(sm4_gfni_avx512_ops, sm4_gfni_avx512);
 
 static bool gfni_avx512_available(void)
 {
 	__builtin_cpu_init();
+	if (sm4_avx512_emu_active)
+		return __builtin_cpu_supports("avx2") &&
+		       __builtin_cpu_supports("pclmul");
 	return __builtin_cpu_supports("gfni") &&
 	       __builtin_cpu_supports("avx512f") &&
 	       __builtin_cpu_supports("avx512bw") &&

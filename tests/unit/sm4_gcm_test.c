@@ -6,7 +6,7 @@
  * (crypto/sm4_gcm.c) and the same CTS code (crypto/sm4_modes.c).
  *
  *   sm4-gcm-test [--cases N] [--grid N] [--seed S] [--impl NAME]
- *                [--emulate-gfni] [--with-broken]
+ *                [--emulate-gfni] [--emulate-avx512] [--with-broken]
  *
  * gcm: every associated-data length 0..G with every text length 0..G
  * (--grid, default 64), the boundary lengths around 2^k up to 4096 for
@@ -35,6 +35,7 @@
 #include <gcrypt.h>
 #include "impl.h"
 #if defined(__x86_64__)
+#include "evex_emu.h"
 #include "gfni_emu.h"
 #endif
 
@@ -450,10 +451,15 @@ int main(int argc, char **argv)
 			if (!__builtin_cpu_supports("gfni") &&
 			    sm4_gfni_emu_install())
 				return 1;
+		} else if (!strcmp(argv[i], "--emulate-avx512")) {
+			__builtin_cpu_init();
+			if (!__builtin_cpu_supports("avx512f") &&
+			    sm4_avx512_emu_install())
+				return 1;
 		}
 #endif
 		else {
-			fprintf(stderr, "usage: %s [--cases N] [--grid N] [--seed S] [--impl NAME] [--emulate-gfni] [--with-broken]\n",
+			fprintf(stderr, "usage: %s [--cases N] [--grid N] [--seed S] [--impl NAME] [--emulate-gfni] [--emulate-avx512] [--with-broken]\n",
 				argv[0]);
 			return 2;
 		}

@@ -5,12 +5,14 @@
  *
  *   sm4-test [--cases N] [--seed S] [--vectors FILE] [--impl NAME]
  *            [--with-broken[=bitflip|overrun|srcwrite]] [--emulate-gfni]
- *            [--emulate-sm4ni]
+ *            [--emulate-sm4ni] [--emulate-avx512]
  *
  * --emulate-gfni (x86-64): emulate the VEX GFNI instructions on a CPU
  * without GFNI (tests/unit/gfni_emu.c), so that gfni-avx2 runs there.
  * --emulate-sm4ni (x86-64): likewise Intel's SM4 instructions
  * (tests/unit/sm4ni_emu.c), so that sm4ni-avx2 runs there.
+ * --emulate-avx512 (x86-64): likewise the AVX-512 instructions of
+ * gfni-avx512 (tests/unit/evex_emu.c) on a CPU without AVX-512.
  *
  * Suites:
  *   kat       GB/T 32907-2016 examples, published mode vectors;
@@ -46,6 +48,7 @@
 #include "impl.h"
 #include "memwatch.h"
 #if defined(__x86_64__)
+#include "evex_emu.h"
 #include "gfni_emu.h"
 #include "sm4ni_emu.h"
 #endif
@@ -1001,6 +1004,28 @@ static void test_expandkey(void)
 	}
 }
 
+#if defined(__x86_64__)
+/*
+ * --emulate-gfni, --emulate-avx512: install an emulator of the @what
+ * instructions (tests/unit/@file) unless the CPU has them (@native).
+ * Nonzero if it cannot be installed.
+ */
+static int emulate(bool native, const char *what, int (*install)(void),
+		   const char *file)
+{
+	if (native) {
+		printf("NOTE: this CPU has %s, its emulation is not needed\n",
+		       what);
+		return 0;
+	}
+	if (install())
+		return 1;
+	printf("NOTE: %s instructions emulated (SIGILL handler, tests/unit/%s)\n",
+	       what, file);
+	return 0;
+}
+#endif
+
 int main(int argc, char **argv)
 {
 	const char *vectors = NULL, *mac_vectors = NULL;
@@ -1027,21 +1052,23 @@ int main(int argc, char **argv)
 #if defined(__x86_64__)
 		else if (!strcmp(argv[i], "--emulate-gfni")) {
 			__builtin_cpu_init();
-			if (__builtin_cpu_supports("gfni"))
-				printf("NOTE: this CPU has GFNI, --emulate-gfni ignored\n");
-			else if (sm4_gfni_emu_install())
+			if (emulate(__builtin_cpu_supports("gfni"), "GFNI",
+				    sm4_gfni_emu_install, "gfni_emu.c"))
 				return 1;
-			else
-				printf("NOTE: GFNI instructions emulated (SIGILL handler, tests/unit/gfni_emu.c)\n");
 		} else if (!strcmp(argv[i], "--emulate-sm4ni")) {
 			if (sm4_ni_emu_install())
 				return 1;
 			printf("NOTE: SM4 instructions emulated (SIGILL handler, tests/unit/sm4ni_emu.c; on a CPU with them, the CPU runs them)\n");
+		} else if (!strcmp(argv[i], "--emulate-avx512")) {
+			__builtin_cpu_init();
+			if (emulate(__builtin_cpu_supports("avx512f"), "AVX-512",
+				    sm4_avx512_emu_install, "evex_emu.c"))
+				return 1;
 		}
 #endif
 		else {
 usage:
-			fprintf(stderr, "usage: %s [--cases N] [--seed S] [--vectors FILE] [--mac-vectors FILE] [--impl NAME] [--with-broken[=bitflip|overrun|srcwrite]] [--emulate-gfni] [--emulate-sm4ni]\n",
+			fprintf(stderr, "usage: %s [--cases N] [--seed S] [--vectors FILE] [--mac-vectors FILE] [--impl NAME] [--with-broken[=bitflip|overrun|srcwrite]] [--emulate-gfni] [--emulate-sm4ni] [--emulate-avx512]\n",
 				argv[0]);
 			return 2;
 		}
@@ -1086,6 +1113,9 @@ usage:
 	if (sm4_ni_emu_active)
 		printf("NOTE: %lu SM4 instructions emulated\n",
 		       sm4_ni_emu_count);
+	if (sm4_avx512_emu_active)
+		printf("NOTE: %lu AVX-512 instructions emulated\n",
+		       sm4_avx512_emu_count);
 #endif
 	report(!n_overruns && !n_src_changed && !n_faults,
 	       "guard: %lu of %lu requests wrote outside their output buffer, %lu of %lu out-of-place requests modified their source, %lu faulted%s%s",

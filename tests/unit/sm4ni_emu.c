@@ -64,7 +64,7 @@ static int sm4ni_emu(ucontext_t *uc, const struct vex_insn *in)
 	uint32_t p[8], k[8], c[8] = { 0 }, x[8];
 	bool key = in->pp == 2;
 
-	if (in->map != 2 || in->w || in->opcode != 0xda ||
+	if (in->evex || in->map != 2 || in->w || in->opcode != 0xda ||
 	    (in->pp != 2 && in->pp != 3))
 		return -1;
 	vex_emu_get(uc, in->vvvv, (uint8_t *)p);

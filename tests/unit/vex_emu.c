@@ -51,16 +51,23 @@ void vex_emu_set(ucontext_t *uc, unsigned int n, const uint8_t *v,
 	memcpy(fx + 512, &bv, 8);
 }
 
-uintptr_t vex_emu_ea(const struct vex_insn *in, unsigned int imm_bytes)
+uintptr_t vex_emu_ea(const struct vex_insn *in, unsigned int imm_bytes,
+		     unsigned int n)
 {
-	return in->ea + (in->riprel ? (uintptr_t)(in->end + imm_bytes) : 0);
+	return in->ea + (uintptr_t)(intptr_t)(in->disp8 * (int)n) +
+	       (in->riprel ? (uintptr_t)(in->end + imm_bytes) : 0);
+}
+
+greg_t *vex_emu_gpr(ucontext_t *uc, unsigned int n)
+{
+	return &uc->uc_mcontext.gregs[gpr_index[n & 15]];
 }
 
 void vex_emu_src2(const ucontext_t *uc, const struct vex_insn *in,
 		  unsigned int imm_bytes, uint8_t *v, unsigned int bytes)
 {
 	if (in->mem)
-		memcpy(v, (const void *)vex_emu_ea(in, imm_bytes), bytes);
+		memcpy(v, (const void *)vex_emu_ea(in, imm_bytes, 1), bytes);
 	else
 		vex_emu_get(uc, in->rm, v);
 }
@@ -74,7 +81,11 @@ static int32_t disp32(const uint8_t **q)
 	return d;
 }
 
-/* Decode a VEX prefix (C4 or C5) and the ModRM operand at @p. */
+/*
+ * Decode a VEX (C4, C5) or EVEX (62) prefix and the ModRM operand at @p.
+ * The R, X, B, R', V' bits and vvvv are stored inverted; EVEX.X extends
+ * a register rm to 32 registers.
+ */
 static bool vex_decode(const uint8_t *p, const greg_t *g,
 		       struct vex_insn *in)
 {
@@ -96,19 +107,37 @@ static bool vex_decode(const uint8_t *p, const greg_t *g,
 		in->map = 1;
 		b2 = p[1];
 		q = p + 2;
+	} else if (p[0] == 0x62 && !(p[1] & 0x0c) && (p[2] & 0x04)) {
+		/* P0: R X B R' 0 0 m m; P1: W vvvv 1 pp; P2: z L'L b V' aaa */
+		in->evex = true;
+		rex_r = (unsigned int)!(p[1] & 0x80) |
+			(unsigned int)!(p[1] & 0x10) << 1;
+		rex_x = !(p[1] & 0x40);
+		rex_b = !(p[1] & 0x20);
+		in->map = p[1] & 3;
+		in->w = p[2] >> 7;
+		in->vvvv = ((~p[2] >> 3) & 15) | !(p[3] & 0x08) << 4;
+		in->pp = p[2] & 3;
+		in->z = p[3] >> 7;
+		in->l = (p[3] >> 5) & 3;
+		in->b = (p[3] >> 4) & 1;
+		in->aaa = p[3] & 7;
+		q = p + 4;
 	} else {
 		return false;
 	}
-	in->vvvv = (~b2 >> 3) & 15;
-	in->l = (b2 >> 2) & 1;
-	in->pp = b2 & 3;
+	if (!in->evex) {
+		in->vvvv = (~b2 >> 3) & 15;
+		in->l = (b2 >> 2) & 1;
+		in->pp = b2 & 3;
+	}
 	in->opcode = *q++;
 	modrm = *q++;
 	mod = modrm >> 6;
 	rm = modrm & 7;
 	in->reg = ((modrm >> 3) & 7) | rex_r << 3;
 	if (mod == 3) {
-		in->rm = rm | rex_b << 3;
+		in->rm = rm | rex_b << 3 | (in->evex ? rex_x << 4 : 0);
 		in->end = q;
 		return true;
 	}
@@ -130,7 +159,7 @@ static bool vex_decode(const uint8_t *p, const greg_t *g,
 		in->ea = (uintptr_t)g[gpr_index[rm | rex_b << 3]];
 	}
 	if (mod == 1)
-		in->ea += (uintptr_t)(intptr_t)(int8_t)*q++;
+		in->disp8 = (int8_t)*q++;
 	else if (mod == 2)
 		in->ea += (uintptr_t)(intptr_t)disp32(&q);
 	in->end = q;
@@ -163,8 +192,13 @@ static void on_sigill(int sig, siginfo_t *si, void *ucv)
 		done = true;
 	}
 	/* Not ours: the instruction faults again, fatally. */
-	if (!done)
+	if (!done) {
+		const uint8_t *p = (const uint8_t *)g[REG_RIP];
+
+		fprintf(stderr, "vex_emu: no emulator for the instruction at %p: %02x %02x %02x %02x %02x %02x %02x\n",
+			(const void *)p, p[0], p[1], p[2], p[3], p[4], p[5], p[6]);
 		signal(SIGILL, SIG_DFL);
+	}
 }
 
 int vex_emu_add(vex_emu_fn fn)
