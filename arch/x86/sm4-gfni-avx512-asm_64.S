@@ -530,6 +530,8 @@ SYM_FUNC_END(__sm4_gfni_blk64)
  *			RK'(i - 1) ^ RK'(i) otherwise, byte j of it repeated
  *			in the dword at 4 * j
  *	SM4_ST_OFF	64 bytes of mode state kept across __sm4_gfni_blk64
+ *	SM4_GH_OFF	gcm_enc and ghash only (frame SM4_GCM_FRAME): the
+ *			GHASH accumulator (16 bytes), wiped by GH_FINISH
  * KK (and with it the state slot) is built and wiped only when the
  * request has at least SM4_BS_MIN blocks; edi keeps nblocks for that.
  */
@@ -1405,9 +1407,10 @@ SYM_FUNC_END(sm4_gfni_avx512_xts)
  * 64 bits at a time, with the reflected remainder of x^128 (0xc2 << 56,
  * .Lgh_poly) into the high half, and the two halves added.
  *
- * The accumulator lives reflected in the frame at SM4_GH_OFF (lane 0;
- * lanes 1..3 zero, so a 64-byte XOR adds it to the first block only),
- * because __sm4_gfni_blk64 clobbers every vector register.  No memory
+ * The accumulator lives reflected in the frame at SM4_GH_OFF (16 bytes,
+ * stored and loaded as xmm, so the load forwards from the store and
+ * zero-extends: it adds to the first block of a register only), because
+ * __sm4_gfni_blk64 clobbers every vector register.  No memory
  * access depends on key or data.
  */
 
@@ -1444,12 +1447,12 @@ SYM_FUNC_END(sm4_gfni_avx512_xts)
 	vpsrldq		$8, %\w\()mm\mid, %\w\()mm\mid
 	vpxord		%\w\()mm\t, %\w\()mm\lo, %\w\()mm\lo
 	vpxord		%\w\()mm\mid, %\w\()mm\hi, %\w\()mm\hi
-	.rept 2
 	vpclmulqdq	$0x00, .Lgh_poly(%rip), %\w\()mm\lo, %\w\()mm\t
 	vpshufd		$0x4e, %\w\()mm\lo, %\w\()mm\lo
 	vpxord		%\w\()mm\t, %\w\()mm\lo, %\w\()mm\lo
-	.endr
-	vpxord		%\w\()mm\hi, %\w\()mm\lo, %\w\()mm\lo
+	vpclmulqdq	$0x00, .Lgh_poly(%rip), %\w\()mm\lo, %\w\()mm\t
+	vpshufd		$0x4e, %\w\()mm\lo, %\w\()mm\lo
+	vpternlogd	$0x96, %\w\()mm\t, %\w\()mm\hi, %\w\()mm\lo
 .ifc \w, z
 	vshufi64x2	$0x4e, %zmm\lo, %zmm\lo, %zmm\t
 	vpxord		%zmm\t, %zmm\lo, %zmm\lo
@@ -1461,8 +1464,8 @@ SYM_FUNC_END(sm4_gfni_avx512_xts)
 /*
  * GH_REG kind, j, lo, mid, hi, x, h, t: register \j of a batch into the
  * products: its power(s) from .Lboff(%rax) into \h (under \j's mask),
- * its blocks byte-reversed into \x, the accumulator added if \j is the
- * half's first register (.Lgh_j0).  Clobbers \x, \h, \t.
+ * its blocks byte-reversed into \x, the accumulator added (through \t)
+ * if \j is the half's first register (.Lgh_j0).  Clobbers \x, \h, \t.
  */
 .macro GH_REG kind, j, lo, mid, hi, x, h, t
 	MEM_OP_TO	\kind, \j, \h, vmovdqu32, %rax, 0, 1
@@ -1476,7 +1479,8 @@ SYM_FUNC_END(sm4_gfni_avx512_xts)
 .macro GH_REG_W w, j, lo, mid, hi, x, h, t
 	vpshufb		.Lgh_bswap(%rip), %\w\()mm\j, %\w\()mm\x
 .if \j == .Lgh_j0
-	vpxord		SM4_GH_OFF(%rsp), %\w\()mm\x, %\w\()mm\x
+	vmovdqu32	SM4_GH_OFF(%rsp), %xmm\t
+	vpxord		%\w\()mm\t, %\w\()mm\x, %\w\()mm\x
 	GH_MUL		\w, 1, \x, \h, \t, \lo, \mid, \hi
 .else
 	GH_MUL		\w, 0, \x, \h, \t, \lo, \mid, \hi
@@ -1558,7 +1562,7 @@ SYM_FUNC_END(sm4_gfni_avx512_xts)
 .macro GH_START
 	vmovdqu32	(%r8), %xmm8
 	vpshufb		.Lgh_bswap(%rip), %xmm8, %xmm8
-	vmovdqa64	%zmm8, SM4_GH_OFF(%rsp)
+	vmovdqu32	%xmm8, SM4_GH_OFF(%rsp)
 .endm
 
 .macro GH_FINISH
@@ -1566,7 +1570,7 @@ SYM_FUNC_END(sm4_gfni_avx512_xts)
 	vpshufb		.Lgh_bswap(%rip), %xmm8, %xmm8
 	vmovdqu32	%xmm8, (%r8)
 	vpxord		%xmm8, %xmm8, %xmm8
-	vmovdqa64	%zmm8, SM4_GH_OFF(%rsp)
+	vmovdqu32	%xmm8, SM4_GH_OFF(%rsp)
 .endm
 
 /*
