@@ -191,6 +191,17 @@ static void hash_stream(const struct sm4_gcm_ops *gops, struct sm4_ghash *gh,
 	sm4_ghash_pad(gops, gh);
 }
 
+/* Count a suite's result: its PASS or FAIL. */
+static const char *verdict(unsigned long bad)
+{
+	if (bad) {
+		n_failed++;
+		return "FAIL";
+	}
+	n_passed++;
+	return "PASS";
+}
+
 /* Details of the first few failures only. */
 static unsigned int n_details;
 
@@ -351,11 +362,7 @@ static void test_gcm(const struct sm4_test_impl *impl)
 		bad += !gcm_one(impl, &c);
 	}
 	printf("%s: gcm %s: %lu cases (AAD x text 0..%u, boundaries, %lu random to 4096), %lu wrong\n",
-	       bad ? "FAIL" : "PASS", impl->name, cases, grid, n_cases, bad);
-	if (bad)
-		n_failed++;
-	else
-		n_passed++;
+	       verdict(bad), impl->name, cases, grid, n_cases, bad);
 }
 
 static bool cts_one(const struct sm4_test_impl *impl, unsigned int len)
@@ -506,11 +513,7 @@ static void test_gcm_guard(const struct sm4_test_impl *impl)
 			}
 	signal(SIGSEGV, SIG_DFL);
 	printf("%s: gcm-guard %s: %lu cases (1..%u blocks, table/src/dst against both guard pages), %lu wrong\n",
-	       bad ? "FAIL" : "PASS", impl->name, cases, GUARD_BLOCKS, bad);
-	if (bad)
-		n_failed++;
-	else
-		n_passed++;
+	       verdict(bad), impl->name, cases, GUARD_BLOCKS, bad);
 	munmap(tpage - pg, 3 * pg);
 	munmap(spage - pg, 3 * pg);
 	munmap(dpage - pg, 3 * pg);
@@ -536,11 +539,7 @@ static void test_cts(const struct sm4_test_impl *impl)
 			bad++;
 	}
 	printf("%s: cts %s: %lu cases (16..560, %lu random to 4096, 0..15 rejected), %lu wrong\n",
-	       bad ? "FAIL" : "PASS", impl->name, cases, n_cases, bad);
-	if (bad)
-		n_failed++;
-	else
-		n_passed++;
+	       verdict(bad), impl->name, cases, n_cases, bad);
 }
 
 int main(int argc, char **argv)
