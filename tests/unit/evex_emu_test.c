@@ -334,6 +334,7 @@ EMU_HI(e_punpckhdq_yk, "vpunpckhdq %%ymm26, %%ymm17, %%ymm21%{%%k5%}%{z%}")
 EMU_HI(e_pshufb_z, "vpshufb %%zmm26, %%zmm17, %%zmm21")
 EMU_LO(e_pshufb_x, "%{evex%} vpshufb %%xmm12, %%xmm3, %%xmm9")
 EMU_HI(e_pshufb_zk, "vpshufb %%zmm26, %%zmm17, %%zmm21%{%%k5%}")
+EMU_HI(e_pshufb_zrip, "vpshufb evex_test_rip(%%rip), %%zmm17, %%zmm21")
 EMU_HI(e_prord8_z, "vprord $8, %%zmm26, %%zmm21")
 EMU_HI(e_prord16_x, "vprord $16, %%xmm26, %%xmm21")
 EMU_LO(e_prord24_z, "vprord $24, %%zmm12, %%zmm9")
@@ -386,6 +387,7 @@ EMU_HI(e_cmpnleuq_x, "vpcmpnleuq %%xmm26, %%xmm17, %%k6")
 EMU_HI(e_alignq6, "valignq $6, %%zmm26, %%zmm17, %%zmm21")
 EMU_LO(e_alignq3, "valignq $3, %%zmm12, %%zmm3, %%zmm9")
 EMU_HI(e_shufi_z, "vshufi64x2 $0x4e, %%zmm26, %%zmm17, %%zmm21")
+EMU_LO(e_shufi_zb1, "vshufi64x2 $0xb1, %%zmm12, %%zmm3, %%zmm9")
 EMU_HI(e_shufi_y, "vshufi64x2 $0x01, %%ymm26, %%ymm17, %%ymm21")
 EMU_HI(e_extract1, "vextracti32x4 $1, %%zmm26, %%xmm21")
 EMU_LO(e_extract3, "vextracti32x4 $3, %%zmm12, %%xmm9")
@@ -428,6 +430,7 @@ static const struct etest tests[] = {
 	E("vpshufb zmm", e_pshufb_z, 64, 1, 0, 0, 0, n_pshufb, NULL, 0, 0),
 	E("vpshufb xmm", e_pshufb_x, 16, 1, 0, 0, 0, n_pshufb, NULL, 0, 0),
 	E("vpshufb zmm {k}", e_pshufb_zk, 64, 1, MK, 0, 0, n_pshufb, NULL, 0, 0),
+	E("vpshufb RIP-relative m512", e_pshufb_zrip, 64, 1, T_RIP, 0, 0, n_pshufb, NULL, 0, 0),
 	E("vprord $8 zmm", e_prord8_z, 64, 4, 0, 0, 0, n_ror8, NULL, 0, 0),
 	E("vprord $16 xmm", e_prord16_x, 16, 4, 0, 0, 0, n_ror16, NULL, 0, 0),
 	E("vprord $24 zmm", e_prord24_z, 64, 4, 0, 0, 0, n_ror24, NULL, 0, 0),
@@ -480,6 +483,7 @@ static const struct etest tests[] = {
 	E("valignq $6 zmm", e_alignq6, 64, 8, 0, 0, 0, NULL, m_alignq, 6, 0),
 	E("valignq $3 zmm", e_alignq3, 64, 8, 0, 0, 0, NULL, m_alignq, 3, 0),
 	E("vshufi64x2 $0x4e zmm", e_shufi_z, 64, 8, 0, 0, 0, NULL, m_shufi64x2, 0x4e, 0),
+	E("vshufi64x2 $0xb1 zmm", e_shufi_zb1, 64, 8, 0, 0, 0, NULL, m_shufi64x2, 0xb1, 0),
 	E("vshufi64x2 $0x01 ymm", e_shufi_y, 32, 8, 0, 0, 0, n_perm2i128, NULL, 0, 0),
 	E("vextracti32x4 $1 zmm", e_extract1, 64, 4, 0, 0, 0, NULL, m_extract, 1, 16),
 	E("vextracti32x4 $3 zmm", e_extract3, 64, 4, 0, 0, 0, NULL, m_extract, 3, 16),
