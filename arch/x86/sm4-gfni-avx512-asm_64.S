@@ -58,12 +58,15 @@
 #include <linux/cfi_types.h>
 
 #include "sm4-gfni.h"
+#include "sm4-ghash.h"
 
 /* Stack frame layout, see SM4_ENTER. */
 #define SM4_RK_OFF	0
 #define SM4_K_OFF	128
 #define SM4_ST_OFF	640
 #define SM4_FRAME	704
+#define SM4_GH_OFF	704
+#define SM4_GCM_FRAME	768
 #define SM4_BS_MIN	33
 
 .section .rodata, "a"
@@ -102,6 +105,20 @@
 	.byte 4, 4, 4, 4, 5, 5, 5, 5, 6, 6, 6, 6, 7, 7, 7, 7
 	.byte 8, 8, 8, 8, 9, 9, 9, 9, 10, 10, 10, 10, 11, 11, 11, 11
 	.byte 12, 12, 12, 12, 13, 13, 13, 13, 14, 14, 14, 14, 15, 15, 15, 15
+/*
+ * GHASH (see "GCM" below): byte reversal of every lane, the reduction
+ * constant in every qword, and x^-2 in the bit-reflected register order.
+ */
+.Lgh_bswap:
+	.rept 4
+	.byte 15, 14, 13, 12, 11, 10, 9, 8, 7, 6, 5, 4, 3, 2, 1, 0
+	.endr
+.Lgh_poly:
+	.rept 8
+	.quad SM4_GHASH_POLY
+	.endr
+.Lgh_xinv2:
+	.quad SM4_GHASH_XINV2_LO, SM4_GHASH_XINV2_HI
 .align 8
 .Lm1:
 	.quad SM4_GFNI_M1
@@ -513,6 +530,8 @@ SYM_FUNC_END(__sm4_gfni_blk64)
  *			RK'(i - 1) ^ RK'(i) otherwise, byte j of it repeated
  *			in the dword at 4 * j
  *	SM4_ST_OFF	64 bytes of mode state kept across __sm4_gfni_blk64
+ *	SM4_GH_OFF	gcm_enc and ghash only (frame SM4_GCM_FRAME): the
+ *			GHASH accumulator (16 bytes), wiped by GH_FINISH
  * KK (and with it the state slot) is built and wiped only when the
  * request has at least SM4_BS_MIN blocks; edi keeps nblocks for that.
  */
@@ -716,34 +735,39 @@ SYM_FUNC_END(__sm4_gfni_blk64)
  * Vector op on register \j of a batch with a memory operand at
  * .Lboff + \disp of \base: "op mem, reg, reg" (\load = 0) or
  * "op mem, reg" (load into reg).  Masked registers zero their unused
- * lanes and never touch memory outside the request.
+ * lanes and never touch memory outside the request.  MEM_OP_TO: the
+ * same on register \r, with the geometry and mask of register \j.
  */
 .macro MEM_OP kind, j, op, base, disp, load
+	MEM_OP_TO	\kind, \j, \j, \op, \base, \disp, \load
+.endm
+
+.macro MEM_OP_TO kind, j, r, op, base, disp, load
 	BATCH_GEOM	\kind, \j
 	BATCH_MASKED	\kind, \j
 .if .Lw_is_x
 .if \load
-	\op		.Lboff+\disp(\base), %xmm\j{%k\j}{z}
+	\op		.Lboff+\disp(\base), %xmm\r{%k\j}{z}
 .else
-	\op		.Lboff+\disp(\base), %xmm\j, %xmm\j{%k\j}{z}
+	\op		.Lboff+\disp(\base), %xmm\r, %xmm\r{%k\j}{z}
 .endif
 .elseif .Lmasked && .Lkmask == 7
 .if \load
-	\op		.Lboff+\disp(\base), %zmm\j{%k7}{z}
+	\op		.Lboff+\disp(\base), %zmm\r{%k7}{z}
 .else
-	\op		.Lboff+\disp(\base), %zmm\j, %zmm\j{%k7}{z}
+	\op		.Lboff+\disp(\base), %zmm\r, %zmm\r{%k7}{z}
 .endif
 .elseif .Lmasked
 .if \load
-	\op		.Lboff+\disp(\base), %zmm\j{%k\j}{z}
+	\op		.Lboff+\disp(\base), %zmm\r{%k\j}{z}
 .else
-	\op		.Lboff+\disp(\base), %zmm\j, %zmm\j{%k\j}{z}
+	\op		.Lboff+\disp(\base), %zmm\r, %zmm\r{%k\j}{z}
 .endif
 .else
 .if \load
-	\op		.Lboff+\disp(\base), %zmm\j
+	\op		.Lboff+\disp(\base), %zmm\r
 .else
-	\op		.Lboff+\disp(\base), %zmm\j, %zmm\j
+	\op		.Lboff+\disp(\base), %zmm\r, %zmm\r
 .endif
 .endif
 .endm
@@ -1153,8 +1177,11 @@ SYM_FUNC_END(sm4_gfni_avx512_cfb_enc)
 /* void sm4_gfni_avx512_ctr(const u32 *rk, u8 *dst, const u8 *src,
  *			    unsigned int nblocks, u8 *ctr)
  */
-SYM_TYPED_FUNC_START(sm4_gfni_avx512_ctr)
-	SM4_ENTER	SM4_FRAME
+/*
+ * The CTR set-up: constants, the counter of (%r8) into zmm20, and
+ * (%r8) moved on to the counter after this call.  Clobbers rax, r9.
+ */
+.macro CTR_START
 	CTR_CONSTS
 	vmovdqu32	(%r8), %xmm20
 	vpshufb		%xmm23, %xmm20, %xmm20
@@ -1171,6 +1198,11 @@ SYM_TYPED_FUNC_START(sm4_gfni_avx512_ctr)
 	bswapq		%r9
 	movq		%rax, 8(%r8)
 	movq		%r9, (%r8)
+.endm
+
+SYM_TYPED_FUNC_START(sm4_gfni_avx512_ctr)
+	SM4_ENTER	SM4_FRAME
+	CTR_START
 	FOR_BATCHES	ctr, CTR_BATCH, NOTHING
 	SM4_LEAVE
 SYM_FUNC_END(sm4_gfni_avx512_ctr)
@@ -1342,3 +1374,286 @@ SYM_TYPED_FUNC_START(sm4_gfni_avx512_xts)
 	FOR_BATCHES	xts, XTS_BATCH, XTS_FINISH
 	SM4_LEAVE
 SYM_FUNC_END(sm4_gfni_avx512_xts)
+
+/* ---- GCM --------------------------------------------------------- */
+
+/*
+ * gcm(sm4)'s GHASH (include/sm4/gcm.h) with VPCLMULQDQ: four blocks per
+ * zmm register, or one per xmm register in the 1..4-block tails.
+ *
+ * Representation.  Blocks are byte-reversed in every lane (.Lgh_bswap),
+ * so a register holds the bit-reflected polynomial: bit 127 of a lane is
+ * the coefficient of x^0.  For such operands the schoolbook product of
+ * GH_MUL (four 64x64 carry-less products: LO = a0*b0, HI = a1*b1, MID =
+ * a0*b1 ^ a1*b0) followed by GH_REDUCE computes a*b*x in GF(2^128) (the
+ * carry-less product of reflected values is one bit short).  The key's
+ * table therefore holds H^k*x^-1, k = 32 .. 1 at offsets 0 .. 496 (all
+ * 512 bytes), and a product with it is X*H^k.
+ *
+ * Aggregation.  n <= 32 blocks X1..Xn hash as
+ *	acc' = (acc ^ X1)*H^n ^ X2*H^(n-1) ^ ... ^ Xn*H
+ * with all products summed unreduced, lane by lane, and one reduction.
+ * The power for block i of n (0-based) is at 512 - 16 * (n - i), so the
+ * powers of a batch's registers follow in memory as its blocks do, from
+ * %rax = table + 512 - 16 * n (minus the byte offset of the half's first
+ * register).  A partial register's lanes past the last block are zero
+ * (the CTR output and loaded data are masked with {z}) and the power
+ * rows under the same mask are not read, so nothing outside the table is.
+ * 64-block batches hash as two halves of 32, each reduced.
+ *
+ * Reduction (GH_REDUCE).  Being linear, it is done in every lane before
+ * the lanes are summed, so one register, not three, goes through the
+ * horizontal sum: MID is split into LO and HI, then LO is folded twice,
+ * 64 bits at a time, with the reflected remainder of x^128 (0xc2 << 56,
+ * .Lgh_poly) into the high half, and the two halves added.
+ *
+ * The accumulator lives reflected in the frame at SM4_GH_OFF (16 bytes,
+ * stored and loaded as xmm, so the load forwards from the store and
+ * zero-extends: it adds to the first block of a register only), because
+ * __sm4_gfni_blk64 clobbers every vector register.  No memory
+ * access depends on key or data.
+ */
+
+/*
+ * GH_MUL w, first, x, h, t, lo, mid, hi: the products of \x and \h lane
+ * by lane into \lo, \mid, \hi (set by \first, added otherwise).
+ * Clobbers \x, \t.
+ */
+.macro GH_MUL w, first, x, h, t, lo, mid, hi
+.if \first
+	vpclmulqdq	$0x00, %\w\()mm\h, %\w\()mm\x, %\w\()mm\lo
+	vpclmulqdq	$0x11, %\w\()mm\h, %\w\()mm\x, %\w\()mm\hi
+	vpclmulqdq	$0x01, %\w\()mm\h, %\w\()mm\x, %\w\()mm\t
+	vpclmulqdq	$0x10, %\w\()mm\h, %\w\()mm\x, %\w\()mm\mid
+	vpxord		%\w\()mm\t, %\w\()mm\mid, %\w\()mm\mid
+.else
+	vpclmulqdq	$0x00, %\w\()mm\h, %\w\()mm\x, %\w\()mm\t
+	vpxord		%\w\()mm\t, %\w\()mm\lo, %\w\()mm\lo
+	vpclmulqdq	$0x11, %\w\()mm\h, %\w\()mm\x, %\w\()mm\t
+	vpxord		%\w\()mm\t, %\w\()mm\hi, %\w\()mm\hi
+	vpclmulqdq	$0x01, %\w\()mm\h, %\w\()mm\x, %\w\()mm\t
+	vpclmulqdq	$0x10, %\w\()mm\h, %\w\()mm\x, %\w\()mm\x
+	vpternlogd	$0x96, %\w\()mm\t, %\w\()mm\x, %\w\()mm\mid
+.endif
+.endm
+
+/*
+ * GH_REDUCE w, lo, mid, hi, t: \lo = the sum (\w = z: of all lanes, in
+ * every lane) of the products in \lo, \mid, \hi, reduced.  Clobbers
+ * \mid, \hi, \t.
+ */
+.macro GH_REDUCE w, lo, mid, hi, t
+	vpslldq		$8, %\w\()mm\mid, %\w\()mm\t
+	vpsrldq		$8, %\w\()mm\mid, %\w\()mm\mid
+	vpxord		%\w\()mm\t, %\w\()mm\lo, %\w\()mm\lo
+	vpxord		%\w\()mm\mid, %\w\()mm\hi, %\w\()mm\hi
+	vpclmulqdq	$0x00, .Lgh_poly(%rip), %\w\()mm\lo, %\w\()mm\t
+	vpshufd		$0x4e, %\w\()mm\lo, %\w\()mm\lo
+	vpxord		%\w\()mm\t, %\w\()mm\lo, %\w\()mm\lo
+	vpclmulqdq	$0x00, .Lgh_poly(%rip), %\w\()mm\lo, %\w\()mm\t
+	vpshufd		$0x4e, %\w\()mm\lo, %\w\()mm\lo
+	vpternlogd	$0x96, %\w\()mm\t, %\w\()mm\hi, %\w\()mm\lo
+.ifc \w, z
+	vshufi64x2	$0x4e, %zmm\lo, %zmm\lo, %zmm\t
+	vpxord		%zmm\t, %zmm\lo, %zmm\lo
+	vshufi64x2	$0xb1, %zmm\lo, %zmm\lo, %zmm\t
+	vpxord		%zmm\t, %zmm\lo, %zmm\lo
+.endif
+.endm
+
+/*
+ * GH_REG kind, j, lo, mid, hi, x, h, t: register \j of a batch into the
+ * products: its power(s) from .Lboff(%rax) into \h (under \j's mask),
+ * its blocks byte-reversed into \x, the accumulator added (through \t)
+ * if \j is the half's first register (.Lgh_j0).  Clobbers \x, \h, \t.
+ */
+.macro GH_REG kind, j, lo, mid, hi, x, h, t
+	MEM_OP_TO	\kind, \j, \h, vmovdqu32, %rax, 0, 1
+.if .Lw_is_x
+	GH_REG_W	x, \j, \lo, \mid, \hi, \x, \h, \t
+.else
+	GH_REG_W	z, \j, \lo, \mid, \hi, \x, \h, \t
+.endif
+.endm
+
+.macro GH_REG_W w, j, lo, mid, hi, x, h, t
+	vpshufb		.Lgh_bswap(%rip), %\w\()mm\j, %\w\()mm\x
+.if \j == .Lgh_j0
+	vmovdqu32	SM4_GH_OFF(%rsp), %xmm\t
+	vpxord		%\w\()mm\t, %\w\()mm\x, %\w\()mm\x
+	GH_MUL		\w, 1, \x, \h, \t, \lo, \mid, \hi
+.else
+	GH_MUL		\w, 0, \x, \h, \t, \lo, \mid, \hi
+.endif
+.endm
+
+/* The registers of the products: zmm8-13, or zmm16-19, 26, 27. */
+.macro GH_REG_LO kind, j
+	GH_REG		\kind, \j, 8, 9, 10, 11, 12, 13
+.endm
+
+.macro GH_REG_HI kind, j
+	GH_REG		\kind, \j, 16, 17, 18, 19, 26, 27
+.endm
+
+/*
+ * Registers \j0 .. \j0+7 of a full64 or tail64 batch (at most 32
+ * blocks) into the accumulator.
+ */
+.macro GH_HALF64 kind, j0
+	.set .Lgh_j0, \j0
+.if \j0
+	.irp j, 8, 9, 10, 11, 12, 13, 14, 15
+	GH_REG_HI	\kind, \j
+	.endr
+.else
+	.irp j, 0, 1, 2, 3, 4, 5, 6, 7
+	GH_REG_HI	\kind, \j
+	.endr
+.endif
+	GH_REDUCE	z, 16, 17, 18, 19
+	vmovdqu32	%xmm16, SM4_GH_OFF(%rsp)
+.endm
+
+/*
+ * GH_BATCH kind: hash the blocks of a batch, in its registers, into the
+ * accumulator (ecx = the batch's blocks in the partial kinds).  In: r8 =
+ * the struct sm4_ghash.  Clobbers rax, r9, zmm8-13 or (64-block kinds,
+ * whose batch used every register) zmm16-19, 26, 27.
+ */
+.macro GH_BATCH kind
+	mov		16(%r8), %rax
+.ifc \kind, full64
+	GH_HALF64	\kind, 0
+	sub		$512, %rax
+	GH_HALF64	\kind, 8
+.exitm
+.endif
+.ifc \kind, tail64
+	GH_HALF64	\kind, 0
+	mov		%ecx, %r9d
+	shl		$4, %r9d
+	add		$512, %rax
+	sub		%r9, %rax
+	GH_HALF64	\kind, 8
+.exitm
+.endif
+.ifnc \kind, full32
+	mov		%ecx, %r9d
+	shl		$4, %r9d
+	add		$512, %rax
+	sub		%r9, %rax
+.endif
+	BATCH_GEOM	\kind, 4
+	.set .Lgh_j0, .Lfirst
+	BATCH_REGS	\kind, GH_REG_LO
+.if .Lw_is_x
+	GH_REDUCE	x, 8, 9, 10, 11
+.else
+	GH_REDUCE	z, 8, 9, 10, 11
+.endif
+	vmovdqu32	%xmm8, SM4_GH_OFF(%rsp)
+.endm
+
+/*
+ * The accumulator of the struct sm4_ghash at r8 into the frame, and back
+ * at the end (the frame's copy wiped).  Clobber zmm8.
+ */
+.macro GH_START
+	vmovdqu32	(%r8), %xmm8
+	vpshufb		.Lgh_bswap(%rip), %xmm8, %xmm8
+	vmovdqu32	%xmm8, SM4_GH_OFF(%rsp)
+.endm
+
+.macro GH_FINISH
+	vmovdqu32	SM4_GH_OFF(%rsp), %xmm8
+	vpshufb		.Lgh_bswap(%rip), %xmm8, %xmm8
+	vmovdqu32	%xmm8, (%r8)
+	vpxord		%xmm8, %xmm8, %xmm8
+	vmovdqu32	%xmm8, SM4_GH_OFF(%rsp)
+.endm
+
+/*
+ * void sm4_gfni_avx512_gcm_init(u8 *table, const u8 *h)
+ * The table: H*x^-1 = H*x^-2*x (a product with x^-2, .Lgh_xinv2), then
+ * H^k*x^-1 = H^(k-1)*x^-1 * H*x^-1 * x for k up to 32, from offset 496
+ * down to 0.  Every vector register used is cleared before returning.
+ */
+SYM_TYPED_FUNC_START(sm4_gfni_avx512_gcm_init)
+	vmovdqu32	(%rsi), %xmm11
+	vpshufb		.Lgh_bswap(%rip), %xmm11, %xmm11
+	vmovdqu32	.Lgh_xinv2(%rip), %xmm12
+	GH_MUL		x, 1, 11, 12, 13, 8, 9, 10
+	GH_REDUCE	x, 8, 9, 10, 11
+	vmovdqa64	%xmm8, %xmm12
+	lea		496(%rdi), %rax
+	jmp		.Lgcm_init_store
+.Lgcm_init_loop:
+	vmovdqa64	%xmm8, %xmm11
+	GH_MUL		x, 1, 11, 12, 13, 8, 9, 10
+	GH_REDUCE	x, 8, 9, 10, 11
+	sub		$16, %rax
+.Lgcm_init_store:
+	vmovdqu32	%xmm8, (%rax)
+	cmp		%rdi, %rax
+	jne		.Lgcm_init_loop
+	vzeroall
+	RET
+SYM_FUNC_END(sm4_gfni_avx512_gcm_init)
+
+/* The blocks of a batch of src into its registers, then into GHASH. */
+.macro GHASH_BATCH kind
+	TAIL64_PREP	\kind
+	BATCH_REGS	\kind, LOAD_SRC
+	GH_BATCH	\kind
+.endm
+
+/*
+ * void sm4_gfni_avx512_ghash(struct sm4_ghash *gh, const u8 *src,
+ *			      unsigned int nblocks)
+ * The batches of the other modes (no cipher: the frame holds only the
+ * accumulator).
+ */
+SYM_TYPED_FUNC_START(sm4_gfni_avx512_ghash)
+	mov		%edx, %ecx
+	test		%ecx, %ecx
+	jnz		.Lghash_enter
+	RET
+.Lghash_enter:
+	push		%rbp
+	mov		%rsp, %rbp
+	and		$-64, %rsp
+	sub		$SM4_GCM_FRAME, %rsp
+	mov		%rdi, %r8
+	mov		%rsi, %rdx
+	GH_START
+	FOR_BATCHES	ghash, GHASH_BATCH, NOTHING
+	GH_FINISH
+	vzeroupper
+	leave
+	RET
+SYM_FUNC_END(sm4_gfni_avx512_ghash)
+
+/* A CTR batch, then its ciphertext, still in its registers, into GHASH. */
+.macro GCM_BATCH kind
+	CTR_BATCH	\kind
+	GH_BATCH	\kind
+.endm
+
+/*
+ * void sm4_gfni_avx512_gcm_enc(const u32 *rk, u8 *dst, const u8 *src,
+ *				unsigned int nblocks, u8 *ctr,
+ *				struct sm4_ghash *gh)
+ * CTR as sm4_gfni_avx512_ctr, each batch's ciphertext hashed from its
+ * registers right after its stores (dst is never read).  gh moves to r8
+ * once the counter is set up.
+ */
+SYM_TYPED_FUNC_START(sm4_gfni_avx512_gcm_enc)
+	SM4_ENTER	SM4_GCM_FRAME
+	mov		%r9, %r11
+	CTR_START
+	mov		%r11, %r8
+	GH_START
+	FOR_BATCHES	gcm, GCM_BATCH, GH_FINISH
+	SM4_LEAVE
+SYM_FUNC_END(sm4_gfni_avx512_gcm_enc)

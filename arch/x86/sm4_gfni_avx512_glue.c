@@ -1,7 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * SM4 ecb/cbc/cfb/ctr/xts with GFNI and AVX-512 (64 blocks in parallel):
- * driver names "<mode>-sm4-gfni-avx512".  The bulk functions are in
+ * driver names "<mode>-sm4-gfni-avx512", and gcm(sm4) as
+ * "gcm-sm4-gfni-avx512" (GHASH on zmm, in the same file).  The bulk functions are in
  * sm4-gfni-avx512-asm_64.S, those for short requests in
  * sm4-gfni-avx512-ymm.S; requests are handled by the shared glue
  * (include/sm4/glue.h) in sm4_generic.ko.
@@ -14,12 +15,15 @@
 
 SM4_DEFINE_MODE_OPS(sm4_gfni_avx512_ops, sm4_gfni_avx512);
 SM4_DEFINE_MODE_OPS(sm4_gfni_avx512_ymm_ops, sm4_gfni_avx512_ymm);
+SM4_DEFINE_GCM_OPS(sm4_gfni_avx512_gcm_ops, sm4_gfni_avx512);
 
 /*
  * Everything the assembly executes: EVEX GFNI on zmm and xmm (GFNI,
  * AVX512F, AVX512VL), byte shuffles and 64-bit mask registers
  * (AVX512BW), carry-less multiplication on zmm for XTS tweaks
- * (VPCLMULQDQ); the ymm code for short requests needs AVX2.
+ * (VPCLMULQDQ); the ymm code for short requests needs AVX2.  GHASH for
+ * gcm(sm4) uses VPCLMULQDQ on zmm too (and PCLMULQDQ, which every CPU
+ * with VPCLMULQDQ has, on xmm).
  */
 static const struct sm4_x86_feature sm4_gfni_avx512_features[] = {
 	SM4_X86_FEATURE(AVX),
@@ -60,11 +64,15 @@ static struct sm4_x86_driver sm4_gfni_avx512_drv = {
 	.nfeatures	= ARRAY_SIZE(sm4_gfni_avx512_features),
 	.xfeatures	= XFEATURE_MASK_SSE | XFEATURE_MASK_YMM |
 			  XFEATURE_MASK_AVX512,
+	.gcm		= &sm4_gfni_avx512_gcm_ops,
+	.gcm_feature	= X86_FEATURE_VPCLMULQDQ,
+	.gcm_feature_name = "VPCLMULQDQ",
 	.setup		= sm4_gfni_avx512_setup,
 };
 module_sm4_x86_driver(sm4_gfni_avx512_drv);
 
-MODULE_DESCRIPTION("SM4 ECB/CBC/CFB/CTR/XTS/CTS, GFNI/AVX-512 accelerated");
+MODULE_DESCRIPTION("SM4 ECB/CBC/CFB/CTR/XTS/CTS and GCM, GFNI/AVX-512 accelerated");
 MODULE_LICENSE("GPL");
 MODULE_VERSION(SM4_CRYPTO_VERSION);
 MODULE_ALIAS_SM4_SKCIPHERS("gfni-avx512");
+MODULE_ALIAS_SM4_GCM("gfni-avx512");

@@ -13,10 +13,10 @@
  * KMOVQ r64, k for the emulator's self-test (evex_emu_test.c):
  *   EVEX: VPXORD, VPADDQ, VPSUBQ, VPUNPCK{L,H}{BW,DQ,QDQ}, VPSHUFB,
  *	VPTERNLOGD, VPRORD, VPSLLQ/VPSRLQ (imm8 and xmm count), VPSLLVQ,
- *	VPSRLVQ, VPSLLDQ, VPCLMULQDQ, VGF2P8AFFINEQB, VGF2P8AFFINEINVQB,
- *	VPCMPUQ (into k), VALIGNQ, VSHUFI64X2, VEXTRACTI32X4,
- *	VBROADCASTI32X4, VPBROADCASTQ, VMOVDQU32 and VMOVDQA64 (loads,
- *	stores, register moves); on xmm, ymm and zmm, register or memory
+ *	VPSRLVQ, VPSLLDQ, VPSRLDQ, VPSHUFD, VPCLMULQDQ, VGF2P8AFFINEQB,
+ *	VGF2P8AFFINEINVQB, VPCMPUQ (into k), VALIGNQ, VSHUFI64X2,
+ *	VEXTRACTI32X4, VBROADCASTI32X4, VPBROADCASTQ, VMOVDQU32 and
+ *	VMOVDQA64 (loads, stores, register moves); on xmm, ymm and zmm, register or memory
  *	operands, {k} merging and {z} zeroing where the SDM allows them,
  *	{1toN} broadcasts where it allows them;
  *   VEX: KMOVQ k, r64, KMOVQ r64, k, KSHIFTL/KSHIFTR (all widths),
@@ -42,8 +42,10 @@
  * value the register already held goes unseen.  In this backend that does
  * not matter: its natively executed VEX instructions (vmovd, vpshufd,
  * vpunpck*, vpclmulqdq and vpslldq on xmm in the 1-block, 2..4-block
- * and XTS paths, vzeroupper before returning) write registers that are
- * next read as xmm only, or written by an EVEX instruction first.
+ * and XTS paths; vpshufb, vpclmulqdq, vpslldq, vpsrldq and vpshufd on
+ * xmm in gcm_init and the GHASH of 1..4-block tails; vzeroupper and
+ * vzeroall before returning) write registers that are next read as xmm
+ * only, or written by an EVEX instruction first.
  */
 #include <stdint.h>
 #include <stdio.h>
@@ -270,15 +272,32 @@ static unsigned int op_shq_v(struct ev_args *x, const struct ev_form *f)
 	return x->vl;
 }
 
-/* VPSLLDQ: each lane of rm shifted left by imm8 bytes. */
-static unsigned int op_slldq(struct ev_args *x, const struct ev_form *f)
+/*
+ * VPSLLDQ (p 0), VPSRLDQ (p 1): each lane of rm shifted left or right by
+ * imm8 bytes (16 or more: zero).
+ */
+static unsigned int op_bshift(struct ev_args *x, const struct ev_form *f)
+{
+	unsigned int lane, i, src;
+
+	for (lane = 0; lane < x->vl; lane += 16)
+		for (i = 0; i < 16; i++) {
+			src = f->p ? i + x->imm : i - x->imm;
+			x->r[lane + i] = (f->p ? src < 16 : i >= x->imm) ?
+					 x->b[lane + src] : 0;
+		}
+	return x->vl;
+}
+
+/* VPSHUFD: dword i of each lane of rm is dword imm8[2i+1:2i] of it. */
+static unsigned int op_pshufd(struct ev_args *x, const struct ev_form *f)
 {
 	unsigned int lane, i;
 
 	for (lane = 0; lane < x->vl; lane += 16)
-		for (i = 0; i < 16; i++)
-			x->r[lane + i] = i >= x->imm ?
-					 x->b[lane + i - x->imm] : 0;
+		for (i = 0; i < 4; i++)
+			memcpy(x->r + lane + 4 * i,
+			       x->b + lane + 4 * (x->imm >> (2 * i) & 3), 4);
 	return x->vl;
 }
 
@@ -385,7 +404,10 @@ static const struct ev_form forms[] = {
 	FORM("vpsrlq", 1, 1, 0x73, 1, 2, D_VVVV, 8, 8, 0, F_IMM, op_shq_imm, 0),
 	FORM("vpsllq", 1, 1, 0x73, 1, 6, D_VVVV, 8, 8, 0, F_IMM, op_shq_imm, 1),
 	FORM("vpslldq", 1, 1, 0x73, -1, 7, D_VVVV, 1, 0, 0, F_IMM | F_NOMASK,
-	     op_slldq, 0),
+	     op_bshift, 0),
+	FORM("vpsrldq", 1, 1, 0x73, -1, 3, D_VVVV, 1, 0, 0, F_IMM | F_NOMASK,
+	     op_bshift, 1),
+	FORM("vpshufd", 1, 1, 0x70, 0, -1, D_REG, 4, 4, 0, F_IMM, op_pshufd, 0),
 	FORM("vpsrlq", 1, 1, 0xd3, 1, -1, D_REG, 8, 0, 16, F_SRC1, op_shq_x, 0),
 	FORM("vpsllq", 1, 1, 0xf3, 1, -1, D_REG, 8, 0, 16, F_SRC1, op_shq_x, 1),
 	/* F3 0F */

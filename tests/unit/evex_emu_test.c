@@ -286,10 +286,15 @@ NAT(n_psllq63, "vpsllq $63, %%ymm2, %%ymm3")
 NAT(n_psrlq63, "vpsrlq $63, %%ymm2, %%ymm3")
 NAT(n_pslldq8, "vpslldq $8, %%ymm2, %%ymm3")
 NAT(n_pslldq3, "vpslldq $3, %%ymm2, %%ymm3")
+NAT(n_psrldq8, "vpsrldq $8, %%ymm2, %%ymm3")
+NAT(n_psrldq5, "vpsrldq $5, %%ymm2, %%ymm3")
+NAT(n_pshufd4e, "vpshufd $0x4e, %%ymm2, %%ymm3")
+NAT(n_pshufd1b, "vpshufd $0x1b, %%ymm2, %%ymm3")
 NAT(n_psrlq_x, "vpsrlq %%xmm2, %%ymm1, %%ymm3")
 NAT(n_psllq_x, "vpsllq %%xmm2, %%ymm1, %%ymm3")
 NAT(n_psrlvq, "vpsrlvq %%ymm2, %%ymm1, %%ymm3")
 NAT(n_psllvq, "vpsllvq %%ymm2, %%ymm1, %%ymm3")
+NAT(n_clmul00, "vpclmulqdq $0x00, %%ymm2, %%ymm1, %%ymm3")
 NAT(n_clmul01, "vpclmulqdq $0x01, %%ymm2, %%ymm1, %%ymm3")
 NAT(n_clmul10, "vpclmulqdq $0x10, %%ymm2, %%ymm1, %%ymm3")
 NAT(n_clmul11, "vpclmulqdq $0x11, %%ymm2, %%ymm1, %%ymm3")
@@ -329,6 +334,7 @@ EMU_HI(e_punpckhdq_yk, "vpunpckhdq %%ymm26, %%ymm17, %%ymm21%{%%k5%}%{z%}")
 EMU_HI(e_pshufb_z, "vpshufb %%zmm26, %%zmm17, %%zmm21")
 EMU_LO(e_pshufb_x, "%{evex%} vpshufb %%xmm12, %%xmm3, %%xmm9")
 EMU_HI(e_pshufb_zk, "vpshufb %%zmm26, %%zmm17, %%zmm21%{%%k5%}")
+EMU_HI(e_pshufb_zrip, "vpshufb evex_test_rip(%%rip), %%zmm17, %%zmm21")
 EMU_HI(e_prord8_z, "vprord $8, %%zmm26, %%zmm21")
 EMU_HI(e_prord16_x, "vprord $16, %%xmm26, %%xmm21")
 EMU_LO(e_prord24_z, "vprord $24, %%zmm12, %%zmm9")
@@ -337,11 +343,16 @@ EMU_HI(e_psllq63_z, "vpsllq $63, %%zmm26, %%zmm21")
 EMU_LO(e_psrlq63_z, "vpsrlq $63, %%zmm12, %%zmm9")
 EMU_HI(e_pslldq8_z, "vpslldq $8, %%zmm26, %%zmm21")
 EMU_LO(e_pslldq3_y, "%{evex%} vpslldq $3, %%ymm12, %%ymm9")
+EMU_HI(e_psrldq8_z, "vpsrldq $8, %%zmm26, %%zmm21")
+EMU_LO(e_psrldq5_y, "%{evex%} vpsrldq $5, %%ymm12, %%ymm9")
+EMU_HI(e_pshufd_z, "vpshufd $0x4e, %%zmm26, %%zmm21")
+EMU_LO(e_pshufd_zkz, "vpshufd $0x1b, %%zmm12, %%zmm9%{%%k2%}%{z%}")
 EMU_HI(e_psrlq_x, "vpsrlq %%xmm26, %%xmm17, %%xmm21")
 EMU_HI(e_psllq_x, "vpsllq %%xmm26, %%xmm17, %%xmm21")
 EMU_HI(e_psrlq_zx, "vpsrlq %%xmm26, %%zmm17, %%zmm21")
 EMU_HI(e_psrlvq_zm, "vpsrlvq 64(%%rdx), %%zmm17, %%zmm21")
 EMU_HI(e_psllvq_zm, "vpsllvq -128(%%rdx), %%zmm17, %%zmm21")
+EMU_HI(e_clmul00_zrip, "vpclmulqdq $0x00, evex_test_rip(%%rip), %%zmm17, %%zmm21")
 EMU_HI(e_clmul01_zm, "vpclmulqdq $0x01, 64(%%rdx), %%zmm17, %%zmm21")
 EMU_LO(e_clmul10_z, "vpclmulqdq $0x10, %%zmm12, %%zmm3, %%zmm9")
 EMU_HI(e_clmul11_y, "vpclmulqdq $0x11, %%ymm26, %%ymm17, %%ymm21")
@@ -376,6 +387,7 @@ EMU_HI(e_cmpnleuq_x, "vpcmpnleuq %%xmm26, %%xmm17, %%k6")
 EMU_HI(e_alignq6, "valignq $6, %%zmm26, %%zmm17, %%zmm21")
 EMU_LO(e_alignq3, "valignq $3, %%zmm12, %%zmm3, %%zmm9")
 EMU_HI(e_shufi_z, "vshufi64x2 $0x4e, %%zmm26, %%zmm17, %%zmm21")
+EMU_LO(e_shufi_zb1, "vshufi64x2 $0xb1, %%zmm12, %%zmm3, %%zmm9")
 EMU_HI(e_shufi_y, "vshufi64x2 $0x01, %%ymm26, %%ymm17, %%ymm21")
 EMU_HI(e_extract1, "vextracti32x4 $1, %%zmm26, %%xmm21")
 EMU_LO(e_extract3, "vextracti32x4 $3, %%zmm12, %%xmm9")
@@ -418,6 +430,7 @@ static const struct etest tests[] = {
 	E("vpshufb zmm", e_pshufb_z, 64, 1, 0, 0, 0, n_pshufb, NULL, 0, 0),
 	E("vpshufb xmm", e_pshufb_x, 16, 1, 0, 0, 0, n_pshufb, NULL, 0, 0),
 	E("vpshufb zmm {k}", e_pshufb_zk, 64, 1, MK, 0, 0, n_pshufb, NULL, 0, 0),
+	E("vpshufb RIP-relative m512", e_pshufb_zrip, 64, 1, T_RIP, 0, 0, n_pshufb, NULL, 0, 0),
 	E("vprord $8 zmm", e_prord8_z, 64, 4, 0, 0, 0, n_ror8, NULL, 0, 0),
 	E("vprord $16 xmm", e_prord16_x, 16, 4, 0, 0, 0, n_ror16, NULL, 0, 0),
 	E("vprord $24 zmm", e_prord24_z, 64, 4, 0, 0, 0, n_ror24, NULL, 0, 0),
@@ -426,11 +439,16 @@ static const struct etest tests[] = {
 	E("vpsrlq $63 zmm", e_psrlq63_z, 64, 8, 0, 0, 0, n_psrlq63, NULL, 0, 0),
 	E("vpslldq $8 zmm", e_pslldq8_z, 64, 1, 0, 0, 0, n_pslldq8, NULL, 0, 0),
 	E("vpslldq $3 ymm", e_pslldq3_y, 32, 1, 0, 0, 0, n_pslldq3, NULL, 0, 0),
+	E("vpsrldq $8 zmm", e_psrldq8_z, 64, 1, 0, 0, 0, n_psrldq8, NULL, 0, 0),
+	E("vpsrldq $5 ymm", e_psrldq5_y, 32, 1, 0, 0, 0, n_psrldq5, NULL, 0, 0),
+	E("vpshufd $0x4e zmm", e_pshufd_z, 64, 4, 0, 0, 0, n_pshufd4e, NULL, 0, 0),
+	E("vpshufd $0x1b zmm {k}{z}", e_pshufd_zkz, 64, 4, MKZ, 0, 0, n_pshufd1b, NULL, 0, 0),
 	E("vpsrlq xmm count, xmm", e_psrlq_x, 16, 8, T_COUNTS, 0, 0, n_psrlq_x, NULL, 0, 0),
 	E("vpsllq xmm count, xmm", e_psllq_x, 16, 8, T_COUNTS, 0, 0, n_psllq_x, NULL, 0, 0),
 	E("vpsrlq xmm count, zmm", e_psrlq_zx, 64, 8, T_COUNTS, 8, 0, n_psrlq_x, NULL, 0, 0),
 	E("vpsrlvq m512", e_psrlvq_zm, 64, 8, M_B | T_COUNTS, 0, 64, n_psrlvq, NULL, 0, 0),
 	E("vpsllvq m512", e_psllvq_zm, 64, 8, M_B | T_COUNTS, 0, -128, n_psllvq, NULL, 0, 0),
+	E("vpclmulqdq $0x00 RIP-relative m512", e_clmul00_zrip, 64, 8, T_RIP, 0, 0, n_clmul00, NULL, 0, 0),
 	E("vpclmulqdq $0x01 m512", e_clmul01_zm, 64, 8, M_B, 0, 64, n_clmul01, NULL, 0, 0),
 	E("vpclmulqdq $0x10 zmm", e_clmul10_z, 64, 8, 0, 0, 0, n_clmul10, NULL, 0, 0),
 	E("vpclmulqdq $0x11 ymm", e_clmul11_y, 32, 8, 0, 0, 0, n_clmul11, NULL, 0, 0),
@@ -465,6 +483,7 @@ static const struct etest tests[] = {
 	E("valignq $6 zmm", e_alignq6, 64, 8, 0, 0, 0, NULL, m_alignq, 6, 0),
 	E("valignq $3 zmm", e_alignq3, 64, 8, 0, 0, 0, NULL, m_alignq, 3, 0),
 	E("vshufi64x2 $0x4e zmm", e_shufi_z, 64, 8, 0, 0, 0, NULL, m_shufi64x2, 0x4e, 0),
+	E("vshufi64x2 $0xb1 zmm", e_shufi_zb1, 64, 8, 0, 0, 0, NULL, m_shufi64x2, 0xb1, 0),
 	E("vshufi64x2 $0x01 ymm", e_shufi_y, 32, 8, 0, 0, 0, n_perm2i128, NULL, 0, 0),
 	E("vextracti32x4 $1 zmm", e_extract1, 64, 4, 0, 0, 0, NULL, m_extract, 1, 16),
 	E("vextracti32x4 $3 zmm", e_extract3, 64, 4, 0, 0, 0, NULL, m_extract, 3, 16),

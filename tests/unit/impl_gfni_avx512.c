@@ -8,13 +8,16 @@
  * (evex_emu.c, sm4-test --emulate-avx512) on an AVX2 CPU without AVX-512:
  * the emulator stands in for AVX-512F/BW/VL, GFNI and VPCLMULQDQ on zmm;
  * the backend's few VEX instructions (AVX, PCLMULQDQ on xmm) run natively.
+ * With its GHASH functions, for sm4-gcm-test.
  */
 #include <sm4/compat.h>
 #include <sm4/modes.h>
+#include <sm4/gcm.h>
 #include "impl.h"
 #include "evex_emu.h"
 
 SM4_DEFINE_MODE_OPS(sm4_gfni_avx512_ops, sm4_gfni_avx512);
+SM4_DEFINE_GCM_OPS(sm4_gfni_avx512_gcm_ops, sm4_gfni_avx512);
 
 static bool gfni_avx512_available(void)
 {
@@ -32,6 +35,7 @@ static bool gfni_avx512_available(void)
 static struct sm4_test_impl gfni_avx512_impl = {
 	.name = "gfni-avx512",
 	.ops = &sm4_gfni_avx512_ops,
+	.gcm = &sm4_gfni_avx512_gcm_ops,
 	.available = gfni_avx512_available,
 	.width = 64,
 };

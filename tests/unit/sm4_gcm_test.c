@@ -21,6 +21,10 @@
  * cts: every length 16..560 and N random lengths up to 4096, both
  * directions, in place or not, against libgcrypt's CBC with
  * GCRY_CIPHER_CBC_CTS (the same CS3 swap as crypto/cts.c).
+ * gcm-guard: the backend's init, ghash and enc on every block count 1..80
+ * with the table, src and dst each right after and right before an
+ * inaccessible page (an access outside them faults), against the
+ * portable GHASH and CTR.
  * --with-broken adds "broken": the portable code with one bit of the
  * GHASH accumulator flipped after every multi-block call and one bit of
  * CBC output flipped, which both suites must fail.
@@ -29,6 +33,9 @@
 
 #include <stdlib.h>
 #include <string.h>
+#include <signal.h>
+#include <unistd.h>
+#include <sys/mman.h>
 #include <sm4/compat.h>
 #include <sm4/modes.h>
 #include <sm4/gcm.h>
@@ -182,6 +189,17 @@ static void hash_stream(const struct sm4_gcm_ops *gops, struct sm4_ghash *gh,
 		p += pieces[i];
 	}
 	sm4_ghash_pad(gops, gh);
+}
+
+/* Count a suite's result: its PASS or FAIL. */
+static const char *verdict(unsigned long bad)
+{
+	if (bad) {
+		n_failed++;
+		return "FAIL";
+	}
+	n_passed++;
+	return "PASS";
 }
 
 /* Details of the first few failures only. */
@@ -344,11 +362,7 @@ static void test_gcm(const struct sm4_test_impl *impl)
 		bad += !gcm_one(impl, &c);
 	}
 	printf("%s: gcm %s: %lu cases (AAD x text 0..%u, boundaries, %lu random to 4096), %lu wrong\n",
-	       bad ? "FAIL" : "PASS", impl->name, cases, grid, n_cases, bad);
-	if (bad)
-		n_failed++;
-	else
-		n_passed++;
+	       verdict(bad), impl->name, cases, grid, n_cases, bad);
 }
 
 static bool cts_one(const struct sm4_test_impl *impl, unsigned int len)
@@ -399,6 +413,112 @@ static bool cts_one(const struct sm4_test_impl *impl, unsigned int len)
 	return true;
 }
 
+/* @size bytes with an inaccessible page on either side, or NULL. */
+static u8 *guarded(size_t size, size_t pg)
+{
+	u8 *m = mmap(NULL, size + 2 * pg, PROT_READ | PROT_WRITE,
+		     MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+
+	if (m == MAP_FAILED)
+		return NULL;
+	if (mprotect(m, pg, PROT_NONE) ||
+	    mprotect(m + pg + size, pg, PROT_NONE))
+		return NULL;
+	return m + pg;
+}
+
+#define GUARD_BLOCKS	80
+
+/* A fault in the guard pages ends the program with a FAIL line. */
+static char guard_msg[128];
+
+static void guard_fault(int sig)
+{
+	ssize_t r = write(1, guard_msg, strlen(guard_msg));
+
+	(void)r;
+	_exit(1);
+}
+
+/*
+ * The table, src and dst at the start of their guarded areas (at = 0)
+ * or at the end (at = 1): init, ghash and enc of @n blocks must agree
+ * with the portable code without touching a byte outside them.
+ */
+static bool gcm_guard_case(const struct sm4_test_impl *impl, u8 *tpage,
+			   u8 *spage, u8 *dpage, size_t pg, unsigned int n,
+			   int at)
+{
+	static const u8 zero[SM4_BLOCK_SIZE];
+	unsigned int len = n * SM4_BLOCK_SIZE;
+	u8 *table = tpage + (at ? pg - SM4_GCM_TABLE_SIZE : 0);
+	u8 *src = spage + (at ? pg - len : 0), *dst = dpage + (at ? pg - len : 0);
+	u8 want[GUARD_BLOCKS * SM4_BLOCK_SIZE], ctr[16], ctr2[16], acc[16];
+	struct sm4_ghash gh, ref;
+	struct sm4_ctx ctx;
+	u8 key[SM4_KEY_SIZE], h[SM4_BLOCK_SIZE];
+	bool ok;
+
+	rnd_fill(key, sizeof(key));
+	rnd_fill(src, len);
+	rnd_fill(acc, sizeof(acc));
+	rnd_fill(ctr, sizeof(ctr));
+	memcpy(ctr2, ctr, sizeof(ctr));
+	sm4_expandkey(&ctx, key, SM4_KEY_SIZE);
+	sm4_crypt_block(ctx.rkey_enc, h, zero);
+	impl->gcm->init(table, h);
+
+	sm4_ghash_start(&gh, table);
+	memcpy(gh.acc, acc, 16);
+	sm4_ghash_start(&ref, h);
+	memcpy(ref.acc, acc, 16);
+	impl->gcm->ghash(&gh, src, n);
+	sm4_gcm_generic_ops.ghash(&ref, src, n);
+	ok = !memcmp(gh.acc, ref.acc, 16);
+
+	sm4_generic_mode_ops.ctr(ctx.rkey_enc, want, src, n, ctr2);
+	sm4_gcm_generic_ops.ghash(&ref, want, n);
+	impl->gcm->enc(ctx.rkey_enc, dst, src, n, ctr, &gh);
+	return ok && !memcmp(dst, want, len) && !memcmp(ctr, ctr2, 16) &&
+	       !memcmp(gh.acc, ref.acc, 16);
+}
+
+static void test_gcm_guard(const struct sm4_test_impl *impl)
+{
+	size_t pg = sysconf(_SC_PAGESIZE);
+	unsigned long cases = 0, bad = 0;
+	u8 *tpage = guarded(pg, pg), *spage = guarded(pg, pg);
+	u8 *dpage = guarded(pg, pg);
+	unsigned int n;
+	int at;
+
+	if (!tpage || !spage || !dpage) {
+		printf("FAIL: gcm-guard %s: no guarded mappings\n", impl->name);
+		n_failed++;
+		return;
+	}
+	snprintf(guard_msg, sizeof(guard_msg),
+		 "FAIL: gcm-guard %s: an access outside the table, src or dst (SIGSEGV)\n",
+		 impl->name);
+	signal(SIGSEGV, guard_fault);
+	for (n = 1; n <= GUARD_BLOCKS; n++)
+		for (at = 0; at < 2; at++, cases++)
+			if (!gcm_guard_case(impl, tpage, spage, dpage, pg, n,
+					    at)) {
+				bad++;
+				if (detail())
+					fprintf(stderr, "FAIL detail: %s gcm-guard %u blocks at the %s\n",
+						impl->name, n,
+						at ? "end" : "start");
+			}
+	signal(SIGSEGV, SIG_DFL);
+	printf("%s: gcm-guard %s: %lu cases (1..%u blocks, table/src/dst against both guard pages), %lu wrong\n",
+	       verdict(bad), impl->name, cases, GUARD_BLOCKS, bad);
+	munmap(tpage - pg, 3 * pg);
+	munmap(spage - pg, 3 * pg);
+	munmap(dpage - pg, 3 * pg);
+}
+
 static void test_cts(const struct sm4_test_impl *impl)
 {
 	unsigned long cases = 0, bad = 0, i;
@@ -419,11 +539,7 @@ static void test_cts(const struct sm4_test_impl *impl)
 			bad++;
 	}
 	printf("%s: cts %s: %lu cases (16..560, %lu random to 4096, 0..15 rejected), %lu wrong\n",
-	       bad ? "FAIL" : "PASS", impl->name, cases, n_cases, bad);
-	if (bad)
-		n_failed++;
-	else
-		n_passed++;
+	       verdict(bad), impl->name, cases, n_cases, bad);
 }
 
 int main(int argc, char **argv)
@@ -464,6 +580,7 @@ int main(int argc, char **argv)
 			return 2;
 		}
 	}
+	setvbuf(stdout, NULL, _IOLBF, 0);
 	if (!gcry_check_version(NULL))
 		return 2;
 	sm4_shim_init_sm4_lib_init();
@@ -478,7 +595,9 @@ int main(int argc, char **argv)
 		}
 		if (impl->gcm)
 			test_gcm(impl);
-		else
+		if (impl->gcm && impl->gcm->init && impl->gcm->enc)
+			test_gcm_guard(impl);
+		if (!impl->gcm)
 			printf("SKIP: gcm %s: no GHASH functions\n",
 			       impl->name);
 		test_cts(impl);
