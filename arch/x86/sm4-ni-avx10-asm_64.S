@@ -10,7 +10,7 @@
  * "SM4 instructions").
  *
  * The mode bodies are sm4-modes.S's, the cores and the key expansion
- * sm4-ni.h's (as in sm4-ni-avx2-asm_64.S, which explains the block
+ * sm4-ni-core.S's (as in sm4-ni-avx2-asm_64.S, which explains the block
  * layout); each VSM4RNDS4 takes the group's four round keys broadcast to
  * all four lanes (VBROADCASTI32X4).  Function signatures: see
  * SM4_DEFINE_MODE_OPS in include/sm4/modes.h.
@@ -23,6 +23,7 @@
 #include <asm/frame.h>
 #include "sm4-ni.h"
 #include "sm4-modes.S"
+#include "sm4-ni-core.S"
 
 .text
 

@@ -11,8 +11,8 @@
  * expansion.  Function signatures: see SM4_DEFINE_MODE_OPS in
  * include/sm4/modes.h.
  *
- * The cores and the key expansion are sm4-ni.h's (shared with
- * sm4-ni-avx10-asm_64.S).  A block needs no transpose: VSM4RNDS4 keeps
+ * The cores and the key expansion are sm4-ni-core.S's (shared
+ * with sm4-ni-avx10-asm_64.S).  A block needs no transpose: VSM4RNDS4 keeps
  * X(i)..X(i+3) of each 128-bit lane in its dwords 0..3, so a block
  * enters as its big-endian words byte-swapped into native dwords, and
  * leaves (X35, X34, X33, X32 big-endian) as the lane byte-reversed.
@@ -29,6 +29,7 @@
 #include <asm/frame.h>
 #include "sm4-ni.h"
 #include "sm4-modes.S"
+#include "sm4-ni-core.S"
 
 .text
 
