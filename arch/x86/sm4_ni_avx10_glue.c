@@ -70,11 +70,10 @@ static bool sm4_ni_has_avx10_2_512(void)
 
 static int sm4_ni_avx10_setup(struct sm4_x86_driver *drv)
 {
-	if (!sm4_x86_has_sm4ni()) {
-		pr_info("%s: CPU feature SM4 missing, driver not loaded\n",
-			drv->module);
-		return -ENODEV;
-	}
+	int err = sm4_x86_check_sm4ni(drv->module);
+
+	if (err)
+		return err;
 	if (!sm4_ni_has_avx10_2_512()) {
 		pr_info("%s: CPU has no AVX10.2 with 512-bit vectors (EVEX SM4), driver not loaded; sm4-ni-x86_64 serves it\n",
 			drv->module);
