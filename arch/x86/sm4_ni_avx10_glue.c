@@ -36,16 +36,18 @@ static const struct sm4_x86_feature sm4_ni_avx10_features[] = {
 
 /*
  * The EVEX forms of VSM4RNDS4/VSM4KEY4 are not covered by the SM4 bit
- * alone, nor by AVX-512F: Intel lists them under "AVX10.2 and SM4"
- * (the feature-flag column of their pages in the ISA extensions
- * reference, document 319433; binutils, GCC and LLVM gate the zmm forms
- * the same way).  AVX10 is enumerated by CPUID.(EAX=7,ECX=1):EDX[19],
- * and then leaf 24H subleaf 0 reports in EBX[7:0] the AVX10 version
- * (2 or more for AVX10.2) and in EBX[18] that 512-bit vectors are
- * supported (the AVX10 architecture specification's enumeration chapter;
- * from its revision 3.0 every AVX10 CPU has 512-bit vectors, the bit
- * stays set).  No supported kernel has an X86_FEATURE for AVX10, so the
- * leaf is read here, after checking that it exists.
+ * alone, nor by AVX-512F: Intel defines them as part of AVX10.2, on a
+ * CPU that also has SM4 (ISA extensions reference, document 319433, the
+ * pages of the two instructions; binutils, GCC's "-msm4 -mavx10.2" and
+ * LLVM's "sm4,avx10.2-512" gate the zmm forms on exactly that pair, and
+ * binutils 2.47 refuses them with AVX-512F and SM4 alone).  AVX10 is
+ * enumerated by CPUID.(EAX=7,ECX=1):EDX[19]; then leaf 24H, subleaf 0,
+ * gives the AVX10 version in EBX[7:0] (2 or more: AVX10.2) and, in
+ * EBX[18], support for 512-bit vectors (AVX10 architecture
+ * specification, its enumeration section; from its revision 3.0 every
+ * AVX10 CPU has 512-bit vectors and the bit stays set).  No supported
+ * kernel has an X86_FEATURE for AVX10, so the leaf is read here, after
+ * checking that it exists.
  */
 #define SM4_CPUID_7_1_EDX_AVX10	BIT(19)
 #define SM4_CPUID_24_EBX_VER	0xff
