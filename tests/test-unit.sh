@@ -20,6 +20,9 @@
 #            (tests/unit/evex_emu.c; AVX512_EMU_CASES random cases per
 #            mode, default 300, plus every length of the lengths suite)
 #            and its gcm(sm4) and cts(cbc(sm4)) in sm4-gcm-test.
+#            Without both (AVX10.2 is not in /proc/cpuinfo), sm4ni-avx10
+#            with the SM4 and the AVX-512 instructions emulated
+#            (SM4NI_AVX10_EMU_CASES random cases per mode, default 3000).
 #   aarch64: cross-built, run under qemu-aarch64(-static) with -cpu max
 #            (NEON and the SM4 instructions) and -cpu cortex-a57 (no SM4)
 #            against vectors computed by libgcrypt on the host (the modes,
@@ -173,6 +176,15 @@ x86_64)
 			--cases "${AVX512_EMU_CASES:-300}"
 		emulated avx512 300 "$ROOT/tests/unit/build/sm4-gcm-test" \
 			--emulate-avx512 --impl gfni-avx512 --cases 200
+	fi
+	# Nor the EVEX SM4 forms (AVX10.2): sm4ni-avx10 runs with the SM4
+	# instructions emulated by sm4ni_emu.c and everything EVEX, SM4
+	# included, by evex_emu.c.
+	if ! grep -qw avx512f /proc/cpuinfo || ! grep -qw sm4 /proc/cpuinfo; then
+		echo "--- sm4ni-avx10 with SM4 and AVX-512 emulated (tests/unit/sm4ni_emu.c, evex_emu.c)"
+		emulated sm4ni-avx10 600 "$ROOT/tests/unit/build/sm4-test" \
+			--emulate-sm4ni --emulate-avx512 --impl sm4ni-avx10 \
+			--cases "${SM4NI_AVX10_EMU_CASES:-3000}"
 	fi
 	;;
 aarch64)

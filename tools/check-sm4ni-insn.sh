@@ -3,11 +3,13 @@
 #
 # check-sm4ni-insn.sh [CHROOT]: check the byte encodings of Intel's SM4
 # instructions that arch/x86/sm4-ni.h emits (sm4ni_rnds4, sm4ni_key4)
-# against a binutils that knows the mnemonics (2.42 or later: trixie's,
-# sid's; Debian 12's 2.40 does not).  With CHROOT, its gcc and binutils
-# are used (e.g. .cache/chroots/trixie), else the host's.
+# against a binutils that knows the mnemonics (2.42 or later for VEX,
+# 2.44 or later for EVEX: trixie's, sid's; Debian 12's 2.40 knows
+# neither).  With CHROOT, its gcc and binutils are used (e.g.
+# .cache/chroots/trixie), else the host's.
 #
-# Every register triple (16^3), xmm and ymm, both instructions, 16,384
+# Every register triple, xmm and ymm (VEX, registers 0-15, 16^3) and zmm
+# (EVEX.512, registers 0-31, 32^3), both instructions, 81,920
 # instructions: assembled once through the macros and once from the
 # mnemonics; the two .text sections must be byte for byte equal, and the
 # disassembly of the macro-built object must be exactly the expected
@@ -26,8 +28,9 @@ trap 'rm -rf "$rel"' EXIT
 dir=${rel#"${CHR:-}"}
 tag="check-sm4ni-insn${CHR:+ ($(basename "$CHR"))}"
 
-if ! echo 'vsm4rnds4 %ymm1,%ymm2,%ymm3' | run as -o /dev/null - 2>/dev/null; then
-	echo "FAIL: $tag: this binutils ($(run as --version | head -n 1)) does not know the SM4 instructions: use one from 2.42 on"
+if ! printf 'vsm4rnds4 %%ymm1,%%ymm2,%%ymm3\nvsm4rnds4 %%zmm1,%%zmm2,%%zmm30\n' |
+		run as -o /dev/null - 2>/dev/null; then
+	echo "FAIL: $tag: this binutils ($(run as --version | head -n 1)) does not know the SM4 instructions on ymm and zmm: use one from 2.44 on"
 	exit 1
 fi
 cp "$ROOT/arch/x86/sm4-ni.h" "$rel/"
@@ -36,11 +39,15 @@ cp "$ROOT/arch/x86/sm4-ni.h" "$rel/"
 	echo '.text'
 } >"$rel/macro.S"
 for op in rnds4 key4; do
-	for l in 0 1; do
-		if [ $l = 1 ]; then v=ymm; else v=xmm; fi
-		for a in $(seq 0 15); do
-			for b in $(seq 0 15); do
-				for c in $(seq 0 15); do
+	for l in 0 1 2; do
+		case $l in
+		0) v=xmm n=15 ;;
+		1) v=ymm n=15 ;;
+		2) v=zmm n=31 ;;
+		esac
+		for a in $(seq 0 $n); do
+			for b in $(seq 0 $n); do
+				for c in $(seq 0 $n); do
 					echo "sm4ni_$op $l, $a, $b, $c" >&3
 					echo "vsm4$op %$v$a,%$v$b,%$v$c"
 				done

@@ -4,9 +4,10 @@
  * (CTR with GHASH), and a plain serial CBC/CFB encryption loop), and
  * the GHASH functions of gcm(sm4) (include/sm4/gcm.h), written once as assembler
  * macros over a block core and instantiated per register width (xmm:
- * one block per unit, ymm: two).  Included by sm4-aesni-modes.S (cores
- * with AES-NI), sm4-gfni-avx2-asm_64.S (cores with VEX-encoded GFNI) and
- * sm4-ni-avx2-asm_64.S (cores with Intel's SM4 instructions).
+ * one block per unit, ymm: two, zmm: four).  Included by
+ * sm4-aesni-modes.S (cores with AES-NI), sm4-gfni-avx2-asm_64.S (cores
+ * with VEX-encoded GFNI), sm4-ni-avx2-asm_64.S and sm4-ni-avx10-asm_64.S
+ * (cores with Intel's SM4 instructions, VEX on ymm and EVEX on zmm).
  *
  * The including file provides, before the first function body:
  *   SM4_ONE_BLOCK mode	macro at the top of each parallel mode function
@@ -16,7 +17,8 @@
  *			from the schedule at %rdi, in the core's own form
  *			(may clobber vector registers 8-12; empty if the
  *			core reads the schedule at %rdi as it is);
- *   sm4_core_<v>_<sets> local functions (v = xmm, ymm; sets = 1, 2):
+ *   sm4_core_<v>_<sets> local functions (v = xmm, ymm, and zmm for a
+ *			zmm mode body; sets = 1, 2):
  *			encrypt the units in vector registers 0-3 (one
  *			set) or 0-7 (two sets) in place with the keys at
  *			%r9, in unit order.  They may clobber %rax and
@@ -25,8 +27,11 @@
  *			frame's SM4_FRAME_SAVE slot meanwhile, and the
  *			GPRs of the conventions below).
  *
- * A "unit" is one vector register of input: one block (xmm) or two
- * consecutive blocks (ymm); a register set is four units.
+ * A "unit" is one vector register of input: one block (xmm), two (ymm)
+ * or four (zmm) consecutive blocks; a register set is four units.  A zmm
+ * mode body runs full zmm batches only (32 blocks, then one set of 16 if
+ * that many are left) and the rest with the ymm and xmm batches, so its
+ * including file provides the xmm and ymm cores too.
  *
  * Register conventions:
  *   %rdi  round keys (rkey_enc or rkey_dec)    %rsi  dst
@@ -46,26 +51,28 @@
 
 /*
  * The frame at %r9 (SM4_FUNC_ENTER): the round keys in the core's form,
- * the XTS tweaks of one batch (up to 8 ymm units) and a slot in which a
- * core may keep a register of the mode's state while it needs it.
+ * a slot in which a core may keep a register of the mode's state while
+ * it needs it, and the XTS tweaks of one batch (up to 8 ymm units; a zmm
+ * mode function's frame is SM4_FRAME_SIZE_ZMM, room for 8 zmm units).
  */
 #define SM4_FRAME_RK		0
-#define SM4_FRAME_TWEAKS	128
-#define SM4_FRAME_SAVE		384
-#define SM4_FRAME_SIZE		416
+#define SM4_FRAME_SAVE		128
+#define SM4_FRAME_TWEAKS	160
+#define SM4_FRAME_SIZE		(SM4_FRAME_TWEAKS + 8 * 32)
+#define SM4_FRAME_SIZE_ZMM	(SM4_FRAME_TWEAKS + 8 * 64)
 /* GCM (no tweaks): the struct sm4_ghash pointer, in the tweaks' place. */
 #define SM4_FRAME_GH		SM4_FRAME_TWEAKS
 
 .section .rodata, "a"
-.balign 32
-/* byte-swap each dword (round keys are native u32) */
+.balign 64
+/* byte-swap each dword (round keys are native u32); 64 bytes for zmm */
 .Lsm4_bswap32:
-	.rept 2
+	.rept 4
 	.byte 3, 2, 1, 0, 7, 6, 5, 4, 11, 10, 9, 8, 15, 14, 13, 12
 	.endr
 /* byte-swap each 128-bit lane (CTR counters) */
 .Lsm4_bswap128:
-	.rept 2
+	.rept 4
 	.byte 15, 14, 13, 12, 11, 10, 9, 8, 7, 6, 5, 4, 3, 2, 1, 0
 	.endr
 /* XTS: reduction 0x87 into dword 0, carry into dword 2 */
@@ -149,28 +156,30 @@
 .endm
 
 /*
- * SM4_FUNC_ENTER / SM4_FUNC_LEAVE
- * Frame of every function with a mode body: SM4_FRAME_SIZE bytes of
- * stack at %r9 (see SM4_FRAME_*), the round keys from SM4_PREP_KEYS,
- * the whole frame wiped on the way out (it holds key material and XTS
- * tweaks).  Clobbers 8-12.
+ * SM4_FUNC_ENTER size / SM4_FUNC_LEAVE size
+ * Frame of every function with a mode body: \size (SM4_FRAME_SIZE, or
+ * SM4_FRAME_SIZE_ZMM for a zmm mode body) bytes of stack at %r9 (see
+ * SM4_FRAME_*), the round keys from SM4_PREP_KEYS, the whole frame wiped
+ * on the way out (it holds key material and XTS tweaks).  Clobbers 8-12.
  */
-.macro SM4_FUNC_ENTER
+.macro SM4_FUNC_ENTER size=SM4_FRAME_SIZE
 	FRAME_BEGIN
-	sub		$SM4_FRAME_SIZE, %rsp
+	sub		$\size, %rsp
 	mov		%rsp, %r9
 	SM4_PREP_KEYS
 .endm
 
-.macro SM4_FUNC_LEAVE
+.macro SM4_FUNC_LEAVE size=SM4_FRAME_SIZE
 	vpxor		%xmm8, %xmm8, %xmm8
-	.irp i, 0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12
-	vmovdqu		%ymm8, (\i * 32)(%rsp)
+	.set		.Lsm4_wipe, 0
+	.rept		(\size) / 32
+	vmovdqu		%ymm8, .Lsm4_wipe(%rsp)
+	.set		.Lsm4_wipe, .Lsm4_wipe + 32
 	.endr
-.if SM4_FRAME_SIZE != 13 * 32
+.if (\size) % 32
 	.error "SM4_FUNC_LEAVE does not wipe the whole frame"
 .endif
-	add		$SM4_FRAME_SIZE, %rsp
+	add		$\size, %rsp
 	FRAME_END
 	vzeroupper
 	RET
@@ -184,9 +193,15 @@
  * each).  With \partial, only units holding one of the first %ecx blocks
  * are visited, and a ymm unit holding just one block gets half = 1
  * (the op then works on the low xmm only and must not touch the second
- * block's memory).  The ops must not define numeric labels.
+ * block's memory).  The ops must not define numeric labels.  zmm
+ * batches are always full (see SM4_MODE_BODY).
  */
 .macro SM4_FOR_UNITS op, v, nunits, ub, partial
+.ifc \v, zmm
+.if \partial
+	.error "SM4_FOR_UNITS: no partial zmm batches"
+.endif
+.endif
 	.irp u, 0, 1, 2, 3, 4, 5, 6, 7
 	.if \u < \nunits
 	.if \partial
@@ -218,13 +233,18 @@
  * (loads only), sm4_store writes it.  All loads of a batch (pre and xor
  * phases, chaining values) happen before its first store, so dst == src
  * is safe.  Inputs as in the register conventions at the top; they
- * clobber only their unit register and 12, 14 where stated.
+ * clobber only their unit register and 12, 14 where stated.  zmm units
+ * use the EVEX forms (vmovdqu32, vpxord; AVX-512F).
  */
 .macro SM4_UNIT_MOV v, u, half, mem
 .if \half
 	vmovdqu		\mem, %xmm\u
 .else
+.ifc \v, zmm
+	vmovdqu32	\mem, %zmm\u
+.else
 	vmovdqu		\mem, %\v\u
+.endif
 .endif
 .endm
 
@@ -232,7 +252,11 @@
 .if \half
 	vpxor		\mem, %xmm\u, %xmm\u
 .else
+.ifc \v, zmm
+	vpxord		\mem, %zmm\u, %zmm\u
+.else
 	vpxor		\mem, %\v\u, %\v\u
+.endif
 .endif
 .endm
 
@@ -240,8 +264,22 @@
 .if \half
 	vmovdqu		%xmm\u, (\u * \ub)(%rsi)
 .else
+.ifc \v, zmm
+	vmovdqu32	%zmm\u, (\u * \ub)(%rsi)
+.else
 	vmovdqu		%\v\u, (\u * \ub)(%rsi)
 .endif
+.endif
+.endm
+
+/*
+ * zmm unit 0 of CBC/CFB decryption: %zmm\dst := IV (%xmm13) and src
+ * blocks 0..2, through %zmm\tmp (may be \dst).  Clobbers 12.
+ */
+.macro SM4_PREV_ZMM dst, tmp
+	vshufi64x2	$0, %zmm13, %zmm13, %zmm12
+	vmovdqu32	(%rdx), %zmm\tmp
+	valignq		$6, %zmm12, %zmm\tmp, %zmm\dst
 .endm
 
 .macro sm4_nop v, u, half, ub
@@ -259,12 +297,15 @@
 
 /*
  * Unit u ^= the blocks before it: IV (%xmm13) then src blocks (CBC
- * decryption).  Clobbers 12.
+ * decryption).  Clobbers 12 (and 14 for zmm).
  */
 .macro sm4_xor_prev v, u, half, ub
 .if \u == 0
 .if \half || (\ub == 16)
 	vpxor		%xmm13, %xmm0, %xmm0
+.elseif \ub == 64
+	SM4_PREV_ZMM	12, 14
+	vpxord		%zmm12, %zmm0, %zmm0
 .else
 	vinserti128	$1, (%rdx), %ymm13, %ymm12
 	vpxor		%ymm12, %ymm0, %ymm0
@@ -274,11 +315,16 @@
 .endif
 .endm
 
-/* Unit u := the blocks before it, IV first (CFB decryption input). */
+/*
+ * Unit u := the blocks before it, IV first (CFB decryption input).
+ * Clobbers 12 for zmm.
+ */
 .macro sm4_pre_prev v, u, half, ub
 .if \u == 0
 .if \half || (\ub == 16)
 	vmovdqa		%xmm13, %xmm0
+.elseif \ub == 64
+	SM4_PREV_ZMM	0, 0
 .else
 	vinserti128	$1, (%rdx), %ymm13, %ymm0
 .endif
@@ -291,22 +337,29 @@
  * CTR: unit u := the next counter block(s).  %r10:%r11 is the 128-bit
  * counter (high:low, native order); it is incremented with carry from
  * the low into the high half, so any wrap inside a batch is exact.
- * Clobbers 14.
+ * Clobbers 14 (and 12 for zmm).
  */
+.macro SM4_CTR_NEXT x
+	vmovq		%r11, %xmm\x
+	vpinsrq		$1, %r10, %xmm\x, %xmm\x
+	add		$1, %r11
+	adc		$0, %r10
+.endm
+
 .macro sm4_pre_ctr v, u, half, ub
-	vmovq		%r11, %xmm\u
-	vpinsrq		$1, %r10, %xmm\u, %xmm\u
-	add		$1, %r11
-	adc		$0, %r10
-.if (\ub == 32) && !\half
-	vmovq		%r11, %xmm14
-	vpinsrq		$1, %r10, %xmm14, %xmm14
-	add		$1, %r11
-	adc		$0, %r10
-	vinserti128	$1, %xmm14, %ymm\u, %ymm\u
-	vpshufb		.Lsm4_bswap128(%rip), %ymm\u, %ymm\u
-.else
+	SM4_CTR_NEXT	\u
+.if \half || (\ub == 16)
 	vpshufb		.Lsm4_bswap128(%rip), %xmm\u, %xmm\u
+.else
+	SM4_CTR_NEXT	14
+	vinserti128	$1, %xmm14, %ymm\u, %ymm\u
+.if \ub == 64
+	SM4_CTR_NEXT	14
+	SM4_CTR_NEXT	12
+	vinserti128	$1, %xmm12, %ymm14, %ymm14
+	vinserti64x4	$1, %ymm14, %zmm\u, %zmm\u
+.endif
+	vpshufb		.Lsm4_bswap128(%rip), %\v\u, %\v\u
 .endif
 .endm
 
@@ -328,7 +381,20 @@
  * Clobbers 12, 14.
  */
 .macro sm4_pre_xts v, u, half, ub
-.if (\ub == 32) && !\half
+.if \ub == 64
+	/* tweaks t0, t1 into %ymm12, t2, t3 into %ymm\u, then together */
+	vmovdqa		%xmm13, %xmm12
+	SM4_XTS_NEXT
+	vinserti128	$1, %xmm13, %ymm12, %ymm12
+	SM4_XTS_NEXT
+	vmovdqa		%xmm13, %xmm\u
+	SM4_XTS_NEXT
+	vinserti128	$1, %xmm13, %ymm\u, %ymm\u
+	SM4_XTS_NEXT
+	vinserti64x4	$1, %ymm\u, %zmm12, %zmm12
+	vpxord		(\u * \ub)(%rdx), %zmm12, %zmm\u
+	vmovdqu32	%zmm12, (SM4_FRAME_TWEAKS + \u * \ub)(%r9)
+.elseif (\ub == 32) && !\half
 	vmovdqa		%xmm13, %xmm12
 	SM4_XTS_NEXT
 	vinserti128	$1, %xmm13, %ymm12, %ymm12
@@ -356,8 +422,12 @@
 .macro SM4_BATCH mode, v, sets, partial
 .ifc \v, xmm
 	SM4_BATCH_UB	\mode, \v, \sets, \partial, 16
-.else
+.endif
+.ifc \v, ymm
 	SM4_BATCH_UB	\mode, \v, \sets, \partial, 32
+.endif
+.ifc \v, zmm
+	SM4_BATCH_UB	\mode, \v, \sets, \partial, 64
 .endif
 .endm
 
@@ -425,14 +495,19 @@
 /*
  * SM4_MODE_BODY mode, v
  * The body of a parallel mode function (ecb, cbc_dec, cfb_dec, ctr, xts):
- * full batches of 2 register sets of \v, then the tail: 1-4 blocks with
- * one xmm set, and (ymm) 5-8 blocks with one ymm set, the rest with two.
+ * full batches of 2 register sets of \v, then the tail: (zmm) one full
+ * zmm set if 16 or more blocks are left, then 1-4 blocks with one xmm
+ * set, and (ymm, zmm) 5-8 blocks with one ymm set, the rest with two.
  */
 .macro SM4_MODE_BODY mode, v
 .ifc \v, xmm
 	SM4_MODE_BODY_WB \mode, \v, 8
-.else
+.endif
+.ifc \v, ymm
 	SM4_MODE_BODY_WB \mode, \v, 16
+.endif
+.ifc \v, zmm
+	SM4_MODE_BODY_WB \mode, \v, 32
 .endif
 .endm
 
@@ -467,6 +542,15 @@
 	cmp		$\wb, %ecx
 	jae		.Lsm4_loop\@
 .Lsm4_tail\@:
+.ifc \v, zmm
+	cmp		$16, %ecx
+	jb		.Lsm4_tail_ymm\@
+	SM4_BATCH	\mode, zmm, 1, 0
+	add		$256, %rdx
+	add		$256, %rsi
+	sub		$16, %ecx
+.Lsm4_tail_ymm\@:
+.endif
 	test		%ecx, %ecx
 	jz		.Lsm4_done\@
 	cmp		$4, %ecx
@@ -528,9 +612,15 @@
 .macro SM4_MODE_FUNC mode, v
 	SM4_RET_IF_ZERO
 	SM4_ONE_BLOCK	\mode
+.ifc \v, zmm
+	SM4_FUNC_ENTER	SM4_FRAME_SIZE_ZMM
+	SM4_MODE_BODY	\mode, \v
+	SM4_FUNC_LEAVE	SM4_FRAME_SIZE_ZMM
+.else
 	SM4_FUNC_ENTER
 	SM4_MODE_BODY	\mode, \v
 	SM4_FUNC_LEAVE
+.endif
 .endm
 
 /*

@@ -1,23 +1,29 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
  * Intel's SM4 instructions (CPUID.(EAX=7,ECX=1):EAX[2]), used by
- * sm4-ni-avx2-asm_64.S:
+ * sm4-ni-avx2-asm_64.S (VEX forms) and sm4-ni-avx10-asm_64.S (EVEX.512
+ * forms on zmm, and the VEX forms for its short tails):
  *
- *   VSM4RNDS4 (VEX.F2.0F38.W0 DA /r): four SM4 rounds on each 128-bit
- *	lane; the source register holds X0..X3 in dwords 0..3, the
- *	key operand rk0..rk3, the result X4..X7.
- *   VSM4KEY4 (VEX.F3.0F38.W0 DA /r): four rounds of the key schedule,
- *	K0..K3 and CK0..CK3 in, rk0..rk3 (K4..K7) out.
+ *   VSM4RNDS4 (VEX.128/256.F2.0F38.W0 DA /r, EVEX.512.F2.0F38.W0 DA /r):
+ *	four SM4 rounds on each 128-bit lane; the source register holds
+ *	X0..X3 in dwords 0..3, the key operand rk0..rk3, the result X4..X7.
+ *   VSM4KEY4 (VEX.128/256.F3.0F38.W0 DA /r, EVEX.512.F3.0F38.W0 DA /r):
+ *	four rounds of the key schedule, K0..K3 and CK0..CK3 in, rk0..rk3
+ *	(K4..K7) out.
+ * The EVEX forms take no opmask and no broadcast (EVEX.aaa = 0, z = 0,
+ * b = 0 here) and are enumerated apart from the VEX ones: see
+ * sm4_ni_avx10_glue.c.
  *
- * Assembler: binutils learnt the mnemonics in 2.42; Debian 12's 2.40
- * (the toolchain of its 6.1 kernel) does not know them, so they are
- * emitted as bytes, by the same macro on every toolchain.
- * tools/check-sm4ni-insn.sh assembles every register combination both
- * ways with a binutils that knows them and compares the bytes and the
- * disassembly.
+ * Assembler: binutils learnt the VEX mnemonics in 2.42 and the EVEX ones
+ * by 2.44; Debian 12's 2.40 (the toolchain of its 6.1 kernel) knows
+ * neither, so they are emitted as bytes, by the same macros on every
+ * toolchain.  tools/check-sm4ni-insn.sh assembles every register
+ * combination both ways with a binutils that knows them and compares the
+ * bytes and the disassembly.
  *
- * C side: the key expansion in sm4-ni-avx2-asm_64.S and the
- * struct sm4_skcipher_driver.expandkey over it (also used by the
+ * The block cores and the key expansion over them, shared by both .S
+ * files, are in sm4-ni-core.S; C side, here: the struct
+ * sm4_skcipher_driver.expandkey over the key expansion (also used by the
  * userspace harness).
  */
 #ifndef _SM4_X86_NI_H
@@ -40,15 +46,39 @@
 .endm
 
 /*
- * AT&T operand order, as the mnemonics: "sm4ni_rnds4 1, 8, 0, 0" is
- * vsm4rnds4 %ymm8, %ymm0, %ymm0 (the keys in ymm8, the state in ymm0).
+ * SM4NI_EVEX512 pp, rm, v, reg: the same as a register-only EVEX.512
+ * instruction, register numbers 0..31: P0 = R X B R' 0 m m m with
+ * map 010 (0F38), EVEX.X extending ModRM.rm to 5 bits; P1 = W0 vvvv 1
+ * pp; P2 = z0 L'L=10 b0 V' aaa=000; R, X, B, R', vvvv and V' inverted.
  */
+.macro SM4NI_EVEX512 pp, rm, v, reg
+	.byte	0x62
+	.byte	0x02 | (((((\reg) >> 3) & 1) ^ 1) << 7) | (((((\rm) >> 4) & 1) ^ 1) << 6) | (((((\rm) >> 3) & 1) ^ 1) << 5) | (((((\reg) >> 4) & 1) ^ 1) << 4)
+	.byte	\pp | 4 | ((~(\v) & 15) << 3)
+	.byte	0x40 | (((((\v) >> 4) & 1) ^ 1) << 3)
+	.byte	0xda
+	.byte	0xc0 | (((\reg) & 7) << 3) | ((\rm) & 7)
+.endm
+
+/*
+ * AT&T operand order, as the mnemonics: "sm4ni_rnds4 1, 8, 0, 0" is
+ * vsm4rnds4 %ymm8, %ymm0, %ymm0 (the keys in ymm8, the state in ymm0);
+ * \l = 0 xmm, 1 ymm (VEX), 2 zmm (EVEX).
+ */
+.macro SM4NI_INSN pp, l, src2, src1, dst
+.ifeq \l - 2
+	SM4NI_EVEX512 \pp, \src2, \src1, \dst
+.else
+	SM4NI_VEX \pp, \l, \src2, \src1, \dst
+.endif
+.endm
+
 .macro sm4ni_rnds4 l, src2, src1, dst
-	SM4NI_VEX 3, \l, \src2, \src1, \dst
+	SM4NI_INSN 3, \l, \src2, \src1, \dst
 .endm
 
 .macro sm4ni_key4 l, src2, src1, dst
-	SM4NI_VEX 2, \l, \src2, \src1, \dst
+	SM4NI_INSN 2, \l, \src2, \src1, \dst
 .endm
 
 #else /* !__ASSEMBLY__ */
@@ -62,20 +92,37 @@
 
 /*
  * Both schedules of @key, as sm4_expandkey() makes them, from the FK and
- * CK constants: rkey_dec is rkey_enc reversed.
+ * CK constants: rkey_dec is rkey_enc reversed (SM4NI_EXPAND_KEY_FUNC;
+ * one copy per module).
  */
-asmlinkage void sm4_ni_expand_key(const u8 *key, u32 *rkey_enc,
-				  u32 *rkey_dec, const u32 *fk, const u32 *ck);
+typedef void sm4_ni_expand_fn(const u8 *key, u32 *rkey_enc, u32 *rkey_dec,
+			      const u32 *fk, const u32 *ck);
+asmlinkage sm4_ni_expand_fn sm4_ni_expand_key;
+asmlinkage sm4_ni_expand_fn sm4_ni_avx10_expand_key;
 
-/* struct sm4_skcipher_driver.expandkey of sm4-ni-x86_64. */
-static inline int sm4_ni_expandkey(struct sm4_ctx *ctx, const u8 *key,
-				   unsigned int key_len)
+static inline int sm4_ni_setkey(sm4_ni_expand_fn *expand,
+				struct sm4_ctx *ctx, const u8 *key,
+				unsigned int key_len)
 {
 	if (key_len != SM4_KEY_SIZE)
 		return -EINVAL;
-	sm4_ni_expand_key(key, ctx->rkey_enc, ctx->rkey_dec,
-			  crypto_sm4_fk, crypto_sm4_ck);
+	expand(key, ctx->rkey_enc, ctx->rkey_dec, crypto_sm4_fk,
+	       crypto_sm4_ck);
 	return 0;
+}
+
+/* struct sm4_skcipher_driver.expandkey of sm4-ni-x86_64 ... */
+static inline int sm4_ni_expandkey(struct sm4_ctx *ctx, const u8 *key,
+				   unsigned int key_len)
+{
+	return sm4_ni_setkey(sm4_ni_expand_key, ctx, key, key_len);
+}
+
+/* ... and of sm4-ni-avx10-x86_64. */
+static inline int sm4_ni_avx10_expandkey(struct sm4_ctx *ctx, const u8 *key,
+					 unsigned int key_len)
+{
+	return sm4_ni_setkey(sm4_ni_avx10_expand_key, ctx, key, key_len);
 }
 
 #endif /* __ASSEMBLY__ */

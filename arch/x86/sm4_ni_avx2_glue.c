@@ -34,12 +34,7 @@ static const struct sm4_x86_feature sm4_ni_avx2_features[] = {
  */
 static int sm4_ni_avx2_setup(struct sm4_x86_driver *drv)
 {
-	if (!sm4_x86_has_sm4ni()) {
-		pr_info("%s: CPU feature SM4 missing, driver not loaded\n",
-			drv->module);
-		return -ENODEV;
-	}
-	return 0;
+	return sm4_x86_check_sm4ni(drv->module);
 }
 
 static struct sm4_x86_driver sm4_ni_avx2_drv = {

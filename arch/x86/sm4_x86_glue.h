@@ -20,6 +20,11 @@
  *                           the module's init (CPU check, policy, then
  *                           registration) and exit, so that loading on an
  *                           unsuitable CPU fails cleanly with -ENODEV.
+ *   sm4_x86_check_sm4ni(driver)
+ *                           0 if the CPU has Intel's SM4 instructions
+ *                           (sm4_x86_has_sm4ni(), compat.h), else one
+ *                           pr_info line and -ENODEV: for the policy hook
+ *                           of the SM4-instruction drivers;
  *   sm4_x86_gcm(driver, ops, feature, name)
  *                           the driver's gcm(sm4) ops if the CPU has the
  *                           carry-less multiply they use, else NULL (and
@@ -33,6 +38,7 @@
 #include <asm/cpufeature.h>
 #include <asm/fpu/api.h>
 #include <asm/fpu/xstate.h>
+#include <sm4/compat.h>
 #include <sm4/glue.h>
 
 /*
@@ -82,6 +88,14 @@ static inline int sm4_x86_check_cpu(const char *driver,
 		return -ENODEV;
 	}
 	return 0;
+}
+
+static inline int sm4_x86_check_sm4ni(const char *driver)
+{
+	if (sm4_x86_has_sm4ni())
+		return 0;
+	pr_info("%s: CPU feature SM4 missing, driver not loaded\n", driver);
+	return -ENODEV;
 }
 
 /*

@@ -37,6 +37,15 @@
 #include <asm/fpu/api.h>
 #include <asm/processor.h>
 #include <asm/cpufeature.h>
+/*
+ * cpuid_count() comes with <asm/processor.h> on 6.1 and 6.12; newer
+ * kernels (7.2) moved it to <asm/cpuid/api.h>, which processor.h no
+ * longer includes (SM4_HAVE_ASM_CPUID_API_H: arch/x86/Kbuild.inc
+ * looks for that header; sparse knows no __has_include).
+ */
+#ifdef SM4_HAVE_ASM_CPUID_API_H
+#include <asm/cpuid/api.h>
+#endif
 #define sm4_simd_begin()	kernel_fpu_begin()
 #define sm4_simd_end()		kernel_fpu_end()
 

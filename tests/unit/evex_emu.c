@@ -1,22 +1,26 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * An emulator of the AVX-512 instructions of the GFNI/AVX-512 backend
- * (arch/x86/sm4-gfni-avx512-asm_64.S), for the harness on a CPU with AVX2
- * but without AVX-512 and GFNI (sm4-test --emulate-avx512).  Written from
+ * (arch/x86/sm4-gfni-avx512-asm_64.S) and of the SM4-instruction zmm
+ * backend (arch/x86/sm4-ni-avx10-asm_64.S), for the harness on a CPU
+ * with AVX2 but without AVX-512, GFNI and SM4 (sm4-test --emulate-avx512;
+ * the EVEX SM4 forms need --emulate-sm4ni too).  Written from
  * the "Operation" sections of the instructions in Intel's SDM, vol. 2,
  * and its description of EVEX (2.7: the prefix, embedded broadcast,
  * compressed displacement disp8*N; 2.8: opmasks, merging and zeroing,
  * memory fault suppression).  Slow (one signal per run of emulated
  * instructions, vex_emu.c), meant for correctness only.
  *
- * Taken: exactly the forms of the backend's object (objdump -d), plus
+ * Taken: exactly the forms of the backends' objects (objdump -d), plus
  * KMOVQ r64, k for the emulator's self-test (evex_emu_test.c):
  *   EVEX: VPXORD, VPADDQ, VPSUBQ, VPUNPCK{L,H}{BW,DQ,QDQ}, VPSHUFB,
  *	VPTERNLOGD, VPRORD, VPSLLQ/VPSRLQ (imm8 and xmm count), VPSLLVQ,
  *	VPSRLVQ, VPSLLDQ, VPSRLDQ, VPSHUFD, VPCLMULQDQ, VGF2P8AFFINEQB,
  *	VGF2P8AFFINEINVQB, VPCMPUQ (into k), VALIGNQ, VSHUFI64X2,
- *	VEXTRACTI32X4, VBROADCASTI32X4, VPBROADCASTQ, VMOVDQU32 and
- *	VMOVDQA64 (loads, stores, register moves); on xmm, ymm and zmm, register or memory
+ *	VEXTRACTI32X4, VBROADCASTI32X4, VPBROADCASTQ, VINSERTI64X4,
+ *	VSM4RNDS4 and VSM4KEY4 (no masks, sm4ni_emu.c computes them),
+ *	VMOVDQU32 and VMOVDQA64 (loads, stores, register moves); on xmm,
+ *	ymm and zmm, register or memory
  *	operands, {k} merging and {z} zeroing where the SDM allows them,
  *	{1toN} broadcasts where it allows them;
  *   VEX: KMOVQ k, r64, KMOVQ r64, k, KSHIFTL/KSHIFTR (all widths),
@@ -54,6 +58,7 @@
 #include <cpuid.h>
 #include "evex_emu.h"
 #include "gfni_emu.h"
+#include "sm4ni_emu.h"
 #include "vex_emu.h"
 
 unsigned long sm4_avx512_emu_count;
@@ -126,6 +131,7 @@ enum { D_REG, D_VVVV, D_RM, D_K };	/* where the result goes */
 #define F_MEMONLY	8	/* rm must be memory */
 #define F_NO128		16	/* VL 128 is #UD */
 #define F_ALIGNED	32	/* memory operand aligned to VL (#GP) */
+#define F_512		64	/* VL 512 only */
 
 struct ev_form {
 	const char *name;
@@ -374,6 +380,26 @@ static unsigned int op_extract(struct ev_args *x, const struct ev_form *f)
 	return 16;
 }
 
+/* VINSERTI64X4: vvvv with its half imm8[0] replaced by the ymm rm. */
+static unsigned int op_insert(struct ev_args *x, const struct ev_form *f)
+{
+	memcpy(x->r, x->a, 64);
+	memcpy(x->r + 32 * (x->imm & 1), x->b, 32);
+	return 64;
+}
+
+/* VSM4RNDS4 (p = 0), VSM4KEY4 (p = 1): per lane, sm4ni_emu.c. */
+static unsigned int op_sm4(struct ev_args *x, const struct ev_form *f)
+{
+	uint32_t a[16], b[16], r[16];
+
+	memcpy(a, x->a, x->vl);
+	memcpy(b, x->b, x->vl);
+	sm4_ni_lanes(a, b, r, x->vl / 16, f->p);
+	memcpy(x->r, r, x->vl);
+	return x->vl;
+}
+
 /* VBROADCASTI32X4, VPBROADCASTQ: the low msz bytes of rm, repeated. */
 static unsigned int op_bcast(struct ev_args *x, const struct ev_form *f)
 {
@@ -420,6 +446,11 @@ static const struct ev_form forms[] = {
 	     F_MEMONLY | F_NO128, op_bcast, 0),
 	FORM("vpsrlvq", 2, 1, 0x45, 1, -1, D_REG, 8, 8, 0, F_SRC1, op_shq_v, 0),
 	FORM("vpsllvq", 2, 1, 0x47, 1, -1, D_REG, 8, 8, 0, F_SRC1, op_shq_v, 1),
+	/* F3 0F38, F2 0F38 */
+	FORM("vsm4key4", 2, 2, 0xda, 0, -1, D_REG, 4, 0, 0, F_SRC1 | F_NOMASK,
+	     op_sm4, 1),
+	FORM("vsm4rnds4", 2, 3, 0xda, 0, -1, D_REG, 4, 0, 0, F_SRC1 | F_NOMASK,
+	     op_sm4, 0),
 	/* 66 0F3A */
 	FORM("valignq", 3, 1, 0x03, 1, -1, D_REG, 8, 8, 0, F_SRC1 | F_IMM,
 	     op_alignq, 0),
@@ -429,6 +460,8 @@ static const struct ev_form forms[] = {
 	     op_ternlog, 0),
 	FORM("vextracti32x4", 3, 1, 0x39, 0, -1, D_RM, 4, 0, 16,
 	     F_IMM | F_NO128, op_extract, 0),
+	FORM("vinserti64x4", 3, 1, 0x3a, 1, -1, D_REG, 8, 0, 32,
+	     F_SRC1 | F_IMM | F_512, op_insert, 0),
 	FORM("vshufi64x2", 3, 1, 0x43, 1, -1, D_REG, 8, 8, 0,
 	     F_SRC1 | F_IMM | F_NO128, op_shufi64x2, 0),
 	FORM("vpclmulqdq", 3, 1, 0x44, -1, -1, D_REG, 8, 0, 0,
@@ -466,7 +499,8 @@ static bool form_ok(const struct ev_form *f, const struct vex_insn *in)
 		      (f->dst == D_RM && in->mem)))
 		return false;
 	if (((f->flags & F_MEMONLY) && !in->mem) ||
-	    ((f->flags & F_NO128) && in->l == 0))
+	    ((f->flags & F_NO128) && in->l == 0) ||
+	    ((f->flags & F_512) && in->l != 2))
 		return false;
 	/* Group opcodes and compares have no register in ModRM.reg. */
 	if ((f->dst == D_VVVV || f->dst == D_K) && (in->reg & 0x18))
@@ -622,7 +656,8 @@ static int kinsn_emu(ucontext_t *uc, const struct vex_insn *in)
 int sm4_avx512_emu_install(void)
 {
 	sm4_gfni_tables_init();
-	if (vex_emu_add(evex_emu) || vex_emu_add(kinsn_emu))
+	if (sm4_ni_tables_init() ||
+	    vex_emu_add(evex_emu) || vex_emu_add(kinsn_emu))
 		return -1;
 	sm4_avx512_emu_active = true;
 	return 0;

@@ -12,7 +12,8 @@
  * --emulate-sm4ni (x86-64): likewise Intel's SM4 instructions
  * (tests/unit/sm4ni_emu.c), so that sm4ni-avx2 runs there.
  * --emulate-avx512 (x86-64): likewise the AVX-512 instructions of
- * gfni-avx512 (tests/unit/evex_emu.c) on a CPU without AVX-512.
+ * gfni-avx512 and sm4ni-avx10 (tests/unit/evex_emu.c) on a CPU without
+ * AVX-512; sm4ni-avx10 needs --emulate-sm4ni too.
  *
  * Suites:
  *   kat       GB/T 32907-2016 examples, published mode vectors;

@@ -1,12 +1,16 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * An emulator of Intel's SM4 instructions in their VEX forms, for the
- * harness only: this project has no CPU with them.  Written from the
- * instructions' definitions in Intel's ISA extensions reference (the
- * "Operation" sections of VSM4KEY4 and VSM4RNDS4):
+ * An emulator of Intel's SM4 instructions, for the harness only: this
+ * project has no CPU with them.  Written from the instructions'
+ * definitions in Intel's ISA extensions reference (the "Operation"
+ * sections of VSM4KEY4 and VSM4RNDS4):
  *
  *   VSM4KEY4  VEX.128/256.F3.0F38.W0 DA /r   dst, src1, src2
  *   VSM4RNDS4 VEX.128/256.F2.0F38.W0 DA /r   dst, src1, src2
+ *
+ * This file takes the VEX forms; the EVEX forms (EVEX.512, same map, pp
+ * and opcode, on zmm0-31) are decoded by evex_emu.c, whose zmm register
+ * state lives there, and computed by the same sm4_ni_lanes() below.
  *
  * For each 128-bit lane: P0..P3 = the lane's dwords 0..3 of src1, and
  *	C0 = F(P0, P1, P2, P3, k0), C1 = F(P1, P2, P3, C0, k1),
@@ -57,27 +61,35 @@ static uint32_t f_rnd(uint32_t x0, uint32_t x1, uint32_t x2, uint32_t x3,
 	       rol32(b, 24);
 }
 
+void sm4_ni_lanes(const uint32_t *src1, const uint32_t *src2, uint32_t *dst,
+		  unsigned int lanes, bool key)
+{
+	unsigned int lane, j;
+	uint32_t x[8];
+
+	for (lane = 0; lane < lanes; lane++) {
+		memcpy(x, src1 + 4 * lane, 16);
+		for (j = 0; j < 4; j++)
+			x[4 + j] = f_rnd(x[j], x[j + 1], x[j + 2], x[j + 3],
+					 src2[4 * lane + j], key);
+		memcpy(dst + 4 * lane, x + 4, 16);
+	}
+	sm4_ni_emu_count++;
+}
+
 /* VEX.128/256.F2 (rounds) or F3 (key schedule) .0F38.W0 DA: ours. */
 static int sm4ni_emu(ucontext_t *uc, const struct vex_insn *in)
 {
-	unsigned int bytes = in->l ? 32 : 16, lane, j;
-	uint32_t p[8], k[8], c[8] = { 0 }, x[8];
-	bool key = in->pp == 2;
+	unsigned int bytes = in->l ? 32 : 16;
+	uint32_t p[8], k[8], c[8] = { 0 };
 
 	if (in->evex || in->map != 2 || in->w || in->opcode != 0xda ||
 	    (in->pp != 2 && in->pp != 3))
 		return -1;
 	vex_emu_get(uc, in->vvvv, (uint8_t *)p);
 	vex_emu_src2(uc, in, 0, (uint8_t *)k, bytes);
-	for (lane = 0; lane < bytes / 16; lane++) {
-		memcpy(x, p + 4 * lane, 16);
-		for (j = 0; j < 4; j++)
-			x[4 + j] = f_rnd(x[j], x[j + 1], x[j + 2], x[j + 3],
-					 k[4 * lane + j], key);
-		memcpy(c + 4 * lane, x + 4, 16);
-	}
+	sm4_ni_lanes(p, k, c, bytes / 16, in->pp == 2);
 	vex_emu_set(uc, in->reg, (const uint8_t *)c, bytes);
-	sm4_ni_emu_count++;
 	return 0;
 }
 
@@ -106,7 +118,7 @@ static uint8_t affine(uint8_t x)
 	return y ^ 0xd3;
 }
 
-int sm4_ni_emu_install(void)
+int sm4_ni_tables_init(void)
 {
 	/* Published S-box entries: the first four and the last. */
 	static const uint8_t check[][2] = {
@@ -129,7 +141,12 @@ int sm4_ni_emu_install(void)
 			return -1;
 		}
 	}
-	if (vex_emu_add(sm4ni_emu))
+	return 0;
+}
+
+int sm4_ni_emu_install(void)
+{
+	if (sm4_ni_tables_init() || vex_emu_add(sm4ni_emu))
 		return -1;
 	sm4_ni_emu_active = true;
 	return 0;
