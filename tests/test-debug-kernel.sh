@@ -17,7 +17,10 @@
 #    input and dm-crypt/LUKS2; the
 #    console must hold no KASAN, lockdep, might-sleep, BUG or WARNING
 #    report.  Must pass.
-#    FUZZ (default 500, SM4_FUZZ_ITERATIONS) fuzz iterations.
+#    On the newest kernel parts fuzz,5 only (CI's budget).
+#    FUZZ (default 100, the kernel's own default: CI's 2-core budget
+#    holds no more, see tests/guest/README.md; SM4_FUZZ_ITERATIONS)
+#    fuzz iterations.
 # 2. The 6.12 kernel and run 1's modules (100 fuzz iterations: enough to
 #    meet the fault, once; the
 #    real drivers had theirs in run 1) with tests/guest/kmod's
@@ -41,7 +44,7 @@
 set -uo pipefail
 . "$(dirname "$0")/lib/common.sh"
 
-FUZZ=${SM4_FUZZ_ITERATIONS:-500}
+FUZZ=${SM4_FUZZ_ITERATIONS:-100}
 BROKEN_FUZZ=100
 CASES=200
 FIRST=
@@ -70,11 +73,15 @@ debug_kernel()
 }
 
 if [ -z "$FIRST" ]; then
-	# Run 1 on 6.12, then the same on the newest kernel (CRYPTO_SELFTESTS_FULL).
+	# Run 1 on 6.12, then on the newest kernel (CRYPTO_SELFTESTS_FULL)
+	# the fuzzer and dm-crypt (the budget: AF_ALG vectors and bad
+	# input under KASAN on one kernel).
 	for suite in trixie sid; do
 		debug_kernel "$suite" || { rc=1; continue; }
+		parts=fuzz,3,4,5
+		[ "$suite" = trixie ] || parts=fuzz,5
 		"$RG" --arch x86_64 --suite "$suite" --debug-kernel --fuzz-iterations "$FUZZ" \
-			--cases "$CASES" --cross-cases 100 --parts fuzz,3,4,5 --timeout 3000 || rc=1
+			--cases "$CASES" --cross-cases 100 --parts "$parts" --timeout 3000 || rc=1
 	done
 	FIRST="$REPO_ROOT/build/guest/trixie-x86_64-max-debug"
 fi
