@@ -273,7 +273,7 @@ static int sm4_ccm_absorb(struct sm4_ccm_req *r, struct scatterlist *sg,
 			miter.consumed = n;
 			simd = sm4_mac_begin(r->drv, &ops, &mops);
 			if (ciphertext)
-				sm4_ccm_decrypt_mac(mops, r->rk, &r->st,
+				sm4_ccm_decrypt_mac(ops, mops, r->rk, &r->st,
 						    miter.addr, n);
 			else
 				sm4_mac_update(mops, r->rk, &r->st.mac,
@@ -339,8 +339,8 @@ static int sm4_ccm_walk(struct skcipher_walk *walk, struct sm4_ccm_req *r,
 
 			simd = sm4_mac_begin(r->drv, &ops, &mops);
 			if (enc)
-				sm4_ccm_encrypt(mops, r->rk, &r->st, dst, src,
-						n);
+				sm4_ccm_encrypt(ops, mops, r->rk, &r->st, dst,
+						src, n);
 			else
 				sm4_mode_ctr_crypt(ops, r->rk, dst, src, n,
 						   ctr);

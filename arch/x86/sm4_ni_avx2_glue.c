@@ -7,6 +7,9 @@
  * requests are handled by the shared glue (include/sm4/glue.h) in
  * sm4_generic.ko.  Not run on silicon: verified under an instruction
  * emulator only (README, "SM4 instructions").
+ * With the serial CBC-MAC (<prefix>_cbcmac) it also registers
+ * cbcmac/cmac/xcbc(sm4) and ccm(sm4) ("ccm-sm4-sm4ni-avx2"; CTR from the
+ * bulk functions) through the shared MAC glue (include/sm4/mac_glue.h).
  */
 
 #include <linux/module.h>
@@ -16,6 +19,7 @@
 #include "sm4-ni.h"
 
 SM4_DEFINE_MODE_OPS(sm4_ni_avx2_ops, sm4_ni_avx2);
+SM4_DEFINE_CBCMAC_OPS(sm4_ni_avx2_mac_ops, sm4_ni_avx2);
 
 /*
  * Everything the assembly executes besides the SM4 instructions:
@@ -57,11 +61,14 @@ static struct sm4_x86_driver sm4_ni_avx2_drv = {
 	.features	= sm4_ni_avx2_features,
 	.nfeatures	= ARRAY_SIZE(sm4_ni_avx2_features),
 	.xfeatures	= XFEATURE_MASK_SSE | XFEATURE_MASK_YMM,
+	.mac		= &sm4_ni_avx2_mac_ops,
 	.setup		= sm4_ni_avx2_setup,
 };
 module_sm4_x86_driver(sm4_ni_avx2_drv);
 
-MODULE_DESCRIPTION("SM4 ECB/CBC/CFB/CTR/XTS, Intel SM4 instructions (AVX2)");
+MODULE_DESCRIPTION("SM4 ECB/CBC/CFB/CTR/XTS/CTS, CCM and CBCMAC/CMAC/XCBC, Intel SM4 instructions (AVX2)");
 MODULE_LICENSE("GPL");
 MODULE_VERSION(SM4_CRYPTO_VERSION);
 MODULE_ALIAS_SM4_SKCIPHERS("sm4ni-avx2");
+MODULE_ALIAS_SM4_MACS("sm4ni-avx2");
+MODULE_ALIAS_SM4_CCM("sm4ni-avx2");

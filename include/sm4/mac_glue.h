@@ -74,6 +74,11 @@ struct sm4_mac_driver {
 	MODULE_ALIAS_CRYPTO("xcbc(sm4)");				\
 	MODULE_ALIAS_CRYPTO("xcbc-sm4-" name)
 
+/* Module aliases for ccm(sm4) of driver suffix @name. */
+#define MODULE_ALIAS_SM4_CCM(name)					\
+	MODULE_ALIAS_CRYPTO("ccm(sm4)");				\
+	MODULE_ALIAS_CRYPTO("ccm-sm4-" name)
+
 int sm4_mac_register(struct sm4_mac_driver *drv);
 void sm4_mac_unregister(struct sm4_mac_driver *drv);
 
