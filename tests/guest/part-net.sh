@@ -78,12 +78,20 @@ net_run()
 
 net_tls()
 {
-	local c key iv salt seq
+	local c key iv salt seq drv
 
 	while read -r c key iv salt seq; do
 		net_run part12 "$c(sm4)" "$NETTOOL" tls "$c" "$key" "$iv" \
 			"$salt" "$seq" "$NET_TLS_SIZES" "$NET/tls-$c.plain" \
 			"$NET/tls-$c.tx" "$NET/tls-$c.rx"
+		# Where this project registers the AEAD, kTLS must have got
+		# it (the crypto API hands out the highest priority).
+		ours "$c(sm4)" || continue
+		drv=$(served "$c(sm4)")
+		case $drv in
+		"$c"-sm4-*) pass "part12 tls $c: kTLS's $c(sm4) is this project's $drv" ;;
+		*) fail "part12 tls $c: kTLS's $c(sm4) is $drv, though a $c-sm4-* driver is registered" ;;
+		esac
 	done <"$NET/tls.keys"
 }
 

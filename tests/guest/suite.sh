@@ -427,6 +427,10 @@ check_proc_crypto()
 		sm4_ce_ccm) want="ccm" ;;
 		sm4_ce_gcm) want="gcm" ;;
 		sm4_ce) want="ecb cbc cfb ctr xts cbcmac cmac xcbc" ;;
+		# x86 drivers with the serial CBC-MAC (all but gfni-avx512)
+		sm4_aesni_avx_x86_64|sm4_aesni_avx2_x86_64|\
+		sm4_gfni_avx2_x86_64|sm4_ni_x86_64)
+			want="ecb cbc cfb ctr xts cbcmac cmac xcbc ccm" ;;
 		*) want="ecb cbc cfb ctr xts" ;;
 		esac
 		modes=
@@ -475,16 +479,40 @@ check_gcm_registered()
 	fi
 }
 
+# ours NAME: whether one of this project's drivers registers NAME
+# ("<x>(sm4)" as "<x>-sm4-*").
+ours()
+{
+	crypto_table | awk -v n="$1" -v p="${1%%(*}-sm4-" '
+		$1 == n && index($2, p) == 1 { f = 1 } END { exit !f }'
+}
+
 # check_resolution TAG: each generic name resolves to the
 # highest-priority driver registered for it.
 check_resolution()
 {
-	local tag=$1 x gcm want
+	local tag=$1 x gcm ccm want
 
 	for x in "ecb(sm4)" "cbc(sm4)" "cfb(sm4)" "ctr(sm4)" "xts(sm4)" \
 			"cts(cbc(sm4))"; do
 		resolve_check "$tag" "$x"
 	done
+	# The MACs (hash sockets) and ccm(sm4), where this project's
+	# drivers register them; rfc4309 composes over the ccm.
+	for x in "cbcmac(sm4)" "cmac(sm4)" "xcbc(sm4)"; do
+		ours "$x" && resolve_check "$tag" "$x" --hash
+	done
+	if ours "ccm(sm4)"; then
+		resolve_check "$tag" "ccm(sm4)" --aead
+		resolve_check "$tag" "rfc4309(ccm(sm4))" --aead
+		ccm=$(best_driver "ccm(sm4)" | cut -d' ' -f1)
+		want=$(best_driver "rfc4309(ccm(sm4))" | cut -d' ' -f1)
+		if [ "$want" = "rfc4309($ccm)" ]; then
+			pass "$tag rfc4309(ccm(sm4)) is the rfc4309 template over $ccm"
+		else
+			fail "$tag rfc4309(ccm(sm4)) is '${want:-?}', not the rfc4309 template over $ccm"
+		fi
+	fi
 	# gcm(sm4), and rfc4106 composed over it, through AEAD sockets
 	# where one of this project's drivers registers gcm(sm4).
 	crypto_table | awk '$1 == "gcm(sm4)" && $2 ~ /^gcm-sm4-/ { f = 1 } END { exit !f }' ||
