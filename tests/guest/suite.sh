@@ -491,40 +491,36 @@ ours()
 # highest-priority driver registered for it.
 check_resolution()
 {
-	local tag=$1 x gcm ccm want
+	local tag=$1 x
 
 	for x in "ecb(sm4)" "cbc(sm4)" "cfb(sm4)" "ctr(sm4)" "xts(sm4)" \
 			"cts(cbc(sm4))"; do
 		resolve_check "$tag" "$x"
 	done
-	# The MACs (hash sockets) and ccm(sm4), where this project's
-	# drivers register them; rfc4309 composes over the ccm.
+	# The MACs through hash sockets, gcm(sm4) and ccm(sm4) through AEAD
+	# sockets, where one of this project's drivers registers them.
 	for x in "cbcmac(sm4)" "cmac(sm4)" "xcbc(sm4)"; do
 		ours "$x" && resolve_check "$tag" "$x" --hash
 	done
-	if ours "ccm(sm4)"; then
-		resolve_check "$tag" "ccm(sm4)" --aead
-		resolve_check "$tag" "rfc4309(ccm(sm4))" --aead
-		ccm=$(best_driver "ccm(sm4)" | cut -d' ' -f1)
-		want=$(best_driver "rfc4309(ccm(sm4))" | cut -d' ' -f1)
-		if [ "$want" = "rfc4309($ccm)" ]; then
-			pass "$tag rfc4309(ccm(sm4)) is the rfc4309 template over $ccm"
-		else
-			fail "$tag rfc4309(ccm(sm4)) is '${want:-?}', not the rfc4309 template over $ccm"
-		fi
-	fi
-	# gcm(sm4), and rfc4106 composed over it, through AEAD sockets
-	# where one of this project's drivers registers gcm(sm4).
-	crypto_table | awk '$1 == "gcm(sm4)" && $2 ~ /^gcm-sm4-/ { f = 1 } END { exit !f }' ||
-		return 0
-	resolve_check "$tag" "gcm(sm4)" --aead
-	resolve_check "$tag" "rfc4106(gcm(sm4))" --aead
-	gcm=$(best_driver "gcm(sm4)" | cut -d' ' -f1)
-	want=$(best_driver "rfc4106(gcm(sm4))" | cut -d' ' -f1)
-	if [ "$want" = "rfc4106($gcm)" ]; then
-		pass "$tag rfc4106(gcm(sm4)) is the rfc4106 template over $gcm"
+	ours "gcm(sm4)" && check_rfc_over "$tag" gcm rfc4106
+	ours "ccm(sm4)" && check_rfc_over "$tag" ccm rfc4309
+	return 0
+}
+
+# check_rfc_over TAG AEAD RFC: AEAD(sm4) and RFC(AEAD(sm4)) resolve to
+# their best drivers, and RFC's is the RFC template over AEAD's.
+check_rfc_over()
+{
+	local tag=$1 aead=$2 rfc=$3 base got
+
+	resolve_check "$tag" "$aead(sm4)" --aead
+	resolve_check "$tag" "$rfc($aead(sm4))" --aead
+	base=$(best_driver "$aead(sm4)" | cut -d' ' -f1)
+	got=$(best_driver "$rfc($aead(sm4))" | cut -d' ' -f1)
+	if [ "$got" = "$rfc($base)" ]; then
+		pass "$tag $rfc($aead(sm4)) is the $rfc template over $base"
 	else
-		fail "$tag rfc4106(gcm(sm4)) is '${want:-?}', not the rfc4106 template over $gcm"
+		fail "$tag $rfc($aead(sm4)) is '${got:-?}', not the $rfc template over $base"
 	fi
 }
 
