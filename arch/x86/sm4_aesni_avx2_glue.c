@@ -6,7 +6,7 @@
  * (include/sm4/glue.h) in sm4_generic.ko.
  * With the serial CBC-MAC (<prefix>_cbcmac) it also registers
  * cbcmac/cmac/xcbc(sm4) and ccm(sm4) ("ccm-sm4-aesni-avx2"; CTR from the
- * bulk functions) through the shared MAC glue (include/sm4/mac_glue.h).
+ * bulk functions) through the shared glue (include/sm4/mac_glue.h).
  */
 
 #include <linux/module.h>
@@ -34,12 +34,13 @@ static struct sm4_x86_driver sm4_aesni_avx2_drv = {
 		.uses_simd	= true,
 		.scalar_below	= SM4_X86_SCALAR_BELOW,
 		.mode_mask	= SM4_ALL_MODES,
+		.mac		= &sm4_aesni_avx2_mac_ops,
+		.mac_mask	= SM4_ALL_MACS | SM4_MAC_CCM,
 	},
 	.module		= "sm4-aesni-avx2",
 	.features	= sm4_aesni_avx2_features,
 	.nfeatures	= ARRAY_SIZE(sm4_aesni_avx2_features),
 	.xfeatures	= XFEATURE_MASK_SSE | XFEATURE_MASK_YMM,
-	.mac		= &sm4_aesni_avx2_mac_ops,
 	.gcm		= &sm4_aesni_avx2_gcm_ops,
 	.gcm_feature	= X86_FEATURE_PCLMULQDQ,
 	.gcm_feature_name = "PCLMULQDQ",

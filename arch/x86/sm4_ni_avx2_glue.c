@@ -9,7 +9,7 @@
  * emulator only (README, "SM4 instructions").
  * With the serial CBC-MAC (<prefix>_cbcmac) it also registers
  * cbcmac/cmac/xcbc(sm4) and ccm(sm4) ("ccm-sm4-sm4ni-avx2"; CTR from the
- * bulk functions) through the shared MAC glue (include/sm4/mac_glue.h).
+ * bulk functions) through the shared glue (include/sm4/mac_glue.h).
  */
 
 #include <linux/module.h>
@@ -56,12 +56,13 @@ static struct sm4_x86_driver sm4_ni_avx2_drv = {
 		.scalar_below	= SM4_X86_SCALAR_BELOW,
 		.expandkey	= sm4_ni_expandkey,
 		.mode_mask	= SM4_ALL_MODES,
+		.mac		= &sm4_ni_avx2_mac_ops,
+		.mac_mask	= SM4_ALL_MACS | SM4_MAC_CCM,
 	},
 	.module		= "sm4-ni",
 	.features	= sm4_ni_avx2_features,
 	.nfeatures	= ARRAY_SIZE(sm4_ni_avx2_features),
 	.xfeatures	= XFEATURE_MASK_SSE | XFEATURE_MASK_YMM,
-	.mac		= &sm4_ni_avx2_mac_ops,
 	.setup		= sm4_ni_avx2_setup,
 };
 module_sm4_x86_driver(sm4_ni_avx2_drv);

@@ -15,8 +15,7 @@
  *
  *   struct sm4_x86_driver   what a driver file describes: its skcipher
  *                           driver, module name for log lines, features,
- *                           XSAVE components, optional gcm(sm4) and MAC
- *                           ops and an optional policy hook;
+ *                           XSAVE components and an optional policy hook;
  *   module_sm4_x86_driver(d)
  *                           the module's init (CPU check, policy, then
  *                           registration) and exit, so that loading on an
@@ -35,7 +34,6 @@
 #include <asm/fpu/api.h>
 #include <asm/fpu/xstate.h>
 #include <sm4/glue.h>
-#include <sm4/mac_glue.h>
 
 /*
  * Requests below this many bytes (one block) go to the portable code:
@@ -117,14 +115,6 @@ struct sm4_x86_driver {
 	unsigned int gcm_feature;
 	const char *gcm_feature_name;
 	/*
-	 * Optional MAC functions (include/sm4/mac.h): if set, the module
-	 * also registers cbcmac/cmac/xcbc(sm4) and ccm(sm4) through the
-	 * shared MAC glue, with the name, priority, CTR function and key
-	 * expansion of .skcipher (mac_drv is filled in from them).
-	 */
-	const struct sm4_mac_ops *mac;
-	struct sm4_mac_driver mac_drv;
-	/*
 	 * Optional, after the CPU checks passed: a policy that may still
 	 * decline the CPU (one log line and -ENODEV) or adjust .skcipher.
 	 */
@@ -147,50 +137,7 @@ static inline int sm4_x86_driver_check(struct sm4_x86_driver *drv)
 	return drv->setup ? drv->setup(drv) : 0;
 }
 
-/* The CPU checks, then the skciphers (and gcm), then the MACs if any. */
-static inline int sm4_x86_driver_register(struct sm4_x86_driver *drv)
-{
-	const struct sm4_skcipher_driver *sk = &drv->skcipher;
-	struct sm4_mac_driver *md = &drv->mac_drv;
-	int err;
-
-	err = sm4_x86_driver_check(drv);
-	if (err)
-		return err;
-	err = sm4_skcipher_register(&drv->skcipher);
-	if (err || !drv->mac)
-		return err;
-	md->name = sk->name;
-	md->priority = sk->priority;
-	md->owner = sk->owner;
-	md->ops = sk->ops;
-	md->mac_ops = drv->mac;
-	md->uses_simd = sk->uses_simd;
-	md->expandkey = sk->expandkey;
-	md->alg_mask = SM4_ALL_MACS | (1U << SM4_AEAD_CCM);
-	err = sm4_mac_register(md);
-	if (err)
-		sm4_skcipher_unregister(&drv->skcipher);
-	return err;
-}
-
-static inline void sm4_x86_driver_unregister(struct sm4_x86_driver *drv)
-{
-	sm4_mac_unregister(&drv->mac_drv);
-	sm4_skcipher_unregister(&drv->skcipher);
-}
-
 #define module_sm4_x86_driver(drv)					\
-static int __init drv##_init(void)					\
-{									\
-	return sm4_x86_driver_register(&(drv));				\
-}									\
-module_init(drv##_init);						\
-									\
-static void __exit drv##_exit(void)					\
-{									\
-	sm4_x86_driver_unregister(&(drv));				\
-}									\
-module_exit(drv##_exit)
+	module_sm4_driver(drv, (drv).skcipher, sm4_x86_driver_check(&(drv)))
 
 #endif /* _SM4_X86_GLUE_H */
