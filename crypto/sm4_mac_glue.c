@@ -193,7 +193,8 @@ static const char * const sm4_mac_names[SM4_NUM_MACS] = {
 	[SM4_MAC_XCBC] = "xcbc",
 };
 
-static void sm4_mac_fill(struct sm4_skcipher_driver *drv, enum sm4_mac_alg_id id)
+static void sm4_mac_fill(struct sm4_skcipher_driver *drv,
+			 enum sm4_mac_alg_id id)
 {
 	struct sm4_mac_alg *salg = &drv->macs[id];
 	struct shash_alg *alg = &salg->alg;
@@ -481,7 +482,7 @@ int sm4_mac_register(struct sm4_skcipher_driver *drv)
 		}
 		drv->macs[id].registered = true;
 	}
-	if (drv->mac_mask & (1U << SM4_AEAD_CCM)) {
+	if (drv->mac_mask & SM4_MAC_CCM) {
 		sm4_ccm_fill(drv);
 		err = crypto_register_aead(&drv->ccm.alg);
 		if (err) {
