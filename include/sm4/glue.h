@@ -10,10 +10,10 @@
  * asked the single-block cipher "sm4" named "sm4-<name>", for a driver
  * with GHASH functions (.gcm, include/sm4/gcm.h) the AEAD gcm(sm4) named
  * "gcm-sm4-<name>", and for one with CBC-MAC functions (.mac,
- * include/sm4/mac_glue.h) cbcmac/cmac/xcbc(sm4) and ccm(sm4).  The glue walks requests, runs the
- * bulk functions inside SIMD sections of at most SM4_SIMD_CHUNK bytes, and
- * falls back to sm4_generic_mode_ops when SIMD is not usable in the
- * calling context.  It lives in sm4_generic.ko.
+ * include/sm4/mac_glue.h) cbcmac/cmac/xcbc(sm4) and ccm(sm4).  The glue
+ * walks requests, runs the bulk functions inside SIMD sections of at most
+ * SM4_SIMD_CHUNK bytes, and falls back to sm4_generic_mode_ops when SIMD
+ * is not usable in the calling context.  It lives in sm4_generic.ko.
  */
 #ifndef _SM4_CRYPTO_GLUE_H
 #define _SM4_CRYPTO_GLUE_H
