@@ -626,11 +626,12 @@ kp_disarm()
 	is_loaded sm4_entry_count && rmmod sm4_entry_count
 }
 
-# kp_arm TAG: new probes (counts from zero) on every loaded driver's
-# entry points.
+# kp_arm TAG [SUFFIX]: new probes (counts from zero) on every loaded
+# driver's entry points (only those whose names end in _SUFFIX, if given:
+# a probe hit costs a trap, slow under TCG).
 kp_arm()
 {
-	local tag=$1 mod sym list= out
+	local tag=$1 only=${2:-} mod sym list= out
 
 	kp_disarm
 	if [ ! -s "$ASM_ENTRIES" ]; then
@@ -638,6 +639,7 @@ kp_arm()
 		return 1
 	fi
 	while read -r mod sym; do
+		[ -z "$only" ] || [ "${sym%_"$only"}" != "$sym" ] || continue
 		is_loaded "$mod" && list="$list${list:+,}$sym"
 	done <"$ASM_ENTRIES"
 	[ -n "$list" ] || return 0
