@@ -3,7 +3,8 @@
  * The glue shared by every SM4 driver: one implementation of
  * ecb/cbc/cfb/ctr/xts(sm4) and cts(cbc(sm4)) request handling and of the
  * single-block cipher, parameterised by a driver's bulk functions (see
- * include/sm4/glue.h); gcm(sm4) is in sm4_aead_glue.c.
+ * include/sm4/glue.h); gcm(sm4) is in sm4_aead_glue.c, the MACs and
+ * ccm(sm4) in sm4_mac_glue.c.
  */
 
 #include <linux/module.h>
@@ -518,6 +519,13 @@ int sm4_skcipher_register(struct sm4_skcipher_driver *drv)
 			return err;
 		}
 	}
+	if (drv->mac) {
+		err = sm4_mac_register(drv);
+		if (err) {
+			sm4_skcipher_unregister(drv);
+			return err;
+		}
+	}
 	return 0;
 }
 EXPORT_SYMBOL_GPL(sm4_skcipher_register);
@@ -526,6 +534,7 @@ void sm4_skcipher_unregister(struct sm4_skcipher_driver *drv)
 {
 	enum sm4_mode mode;
 
+	sm4_mac_unregister(drv);
 	sm4_gcm_unregister(drv);
 	for (mode = 0; mode < SM4_NUM_MODES; mode++) {
 		if (!drv->algs[mode].registered)

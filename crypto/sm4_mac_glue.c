@@ -2,7 +2,8 @@
 /*
  * The glue of the CBC-MAC family shared by every SM4 driver:
  * cbcmac/cmac/xcbc(sm4) shashes and the ccm(sm4) AEAD over a driver's
- * struct sm4_mac_ops and CTR function (see include/sm4/mac_glue.h).
+ * struct sm4_mac_ops and CTR function (see include/sm4/mac_glue.h),
+ * registered by sm4_skcipher_register() for a driver with .mac.
  *
  * ccm(sm4) decryption runs in two passes: the first computes the tag from
  * the ciphertext without writing anything, the second (only once the tag
@@ -19,20 +20,20 @@
 #include <crypto/internal/skcipher.h>
 #include <crypto/scatterwalk.h>
 #include <sm4/compat.h>
-#include <sm4/mac_glue.h>
+#include <sm4/glue.h>
 
 /*
  * The bulk functions for the next SIMD section, which this opens: the
  * driver's if SIMD is usable (or the driver needs none), the portable
  * ones otherwise.  Returns whether a section was opened.
  */
-static bool sm4_mac_begin(const struct sm4_mac_driver *drv,
+static bool sm4_mac_begin(const struct sm4_skcipher_driver *drv,
 			  const struct sm4_mode_ops **ops,
 			  const struct sm4_mac_ops **mops)
 {
 	if (!drv->uses_simd) {
 		*ops = drv->ops;
-		*mops = drv->mac_ops;
+		*mops = drv->mac;
 		return false;
 	}
 	if (!crypto_simd_usable()) {
@@ -41,7 +42,7 @@ static bool sm4_mac_begin(const struct sm4_mac_driver *drv,
 		return false;
 	}
 	*ops = drv->ops;
-	*mops = drv->mac_ops;
+	*mops = drv->mac;
 	sm4_simd_begin();
 	return true;
 }
@@ -69,7 +70,7 @@ static const struct sm4_mac_alg *sm4_mac_alg_of(struct crypto_shash *tfm)
 	return container_of(crypto_shash_alg(tfm), struct sm4_mac_alg, alg);
 }
 
-static int sm4_xcbc_setkey(const struct sm4_mac_driver *drv,
+static int sm4_xcbc_setkey(const struct sm4_skcipher_driver *drv,
 			   struct sm4_mac_tfm_ctx *ctx)
 {
 	const struct sm4_mode_ops *ops;
@@ -92,7 +93,7 @@ static int sm4_mac_setkey(struct crypto_shash *tfm, const u8 *key,
 			  unsigned int key_len)
 {
 	const struct sm4_mac_alg *salg = sm4_mac_alg_of(tfm);
-	const struct sm4_mac_driver *drv = salg->drv;
+	const struct sm4_skcipher_driver *drv = salg->drv;
 	struct sm4_mac_tfm_ctx *ctx = crypto_shash_ctx(tfm);
 	const struct sm4_mode_ops *ops;
 	const struct sm4_mac_ops *mops;
@@ -128,7 +129,7 @@ static int sm4_mac_init(struct shash_desc *desc)
 static int sm4_mac_shash_update(struct shash_desc *desc, const u8 *p,
 				unsigned int len)
 {
-	const struct sm4_mac_driver *drv = sm4_mac_alg_of(desc->tfm)->drv;
+	const struct sm4_skcipher_driver *drv = sm4_mac_alg_of(desc->tfm)->drv;
 	const struct sm4_mac_tfm_ctx *ctx = crypto_shash_ctx(desc->tfm);
 	struct sm4_mac_state *st = shash_desc_ctx(desc);
 	const struct sm4_mode_ops *ops;
@@ -192,7 +193,8 @@ static const char * const sm4_mac_names[SM4_NUM_MACS] = {
 	[SM4_MAC_XCBC] = "xcbc",
 };
 
-static void sm4_mac_fill(struct sm4_mac_driver *drv, enum sm4_mac_alg_id id)
+static void sm4_mac_fill(struct sm4_skcipher_driver *drv,
+			 enum sm4_mac_alg_id id)
 {
 	struct sm4_mac_alg *salg = &drv->macs[id];
 	struct shash_alg *alg = &salg->alg;
@@ -223,7 +225,7 @@ static void sm4_mac_fill(struct sm4_mac_driver *drv, enum sm4_mac_alg_id id)
 /* ---- ccm(sm4) ----------------------------------------------------- */
 
 struct sm4_ccm_req {
-	const struct sm4_mac_driver *drv;
+	const struct sm4_skcipher_driver *drv;
 	const u32 *rk;
 	struct sm4_ccm_state st;
 };
@@ -236,7 +238,7 @@ static const struct sm4_ccm_alg *sm4_ccm_alg_of(struct crypto_aead *tfm)
 static int sm4_ccm_setkey(struct crypto_aead *tfm, const u8 *key,
 			  unsigned int key_len)
 {
-	const struct sm4_mac_driver *drv = sm4_ccm_alg_of(tfm)->drv;
+	const struct sm4_skcipher_driver *drv = sm4_ccm_alg_of(tfm)->drv;
 
 	return sm4_simd_expandkey(drv->expandkey, drv->uses_simd,
 				  crypto_aead_ctx(tfm), key, key_len);
@@ -273,7 +275,7 @@ static int sm4_ccm_absorb(struct sm4_ccm_req *r, struct scatterlist *sg,
 			miter.consumed = n;
 			simd = sm4_mac_begin(r->drv, &ops, &mops);
 			if (ciphertext)
-				sm4_ccm_decrypt_mac(mops, r->rk, &r->st,
+				sm4_ccm_decrypt_mac(ops, mops, r->rk, &r->st,
 						    miter.addr, n);
 			else
 				sm4_mac_update(mops, r->rk, &r->st.mac,
@@ -339,8 +341,8 @@ static int sm4_ccm_walk(struct skcipher_walk *walk, struct sm4_ccm_req *r,
 
 			simd = sm4_mac_begin(r->drv, &ops, &mops);
 			if (enc)
-				sm4_ccm_encrypt(mops, r->rk, &r->st, dst, src,
-						n);
+				sm4_ccm_encrypt(ops, mops, r->rk, &r->st, dst,
+						src, n);
 			else
 				sm4_mode_ctr_crypt(ops, r->rk, dst, src, n,
 						   ctr);
@@ -434,7 +436,7 @@ out:
 	return err;
 }
 
-static void sm4_ccm_fill(struct sm4_mac_driver *drv)
+static void sm4_ccm_fill(struct sm4_skcipher_driver *drv)
 {
 	struct sm4_ccm_alg *calg = &drv->ccm;
 	struct aead_alg *alg = &calg->alg;
@@ -463,13 +465,13 @@ static void sm4_ccm_fill(struct sm4_mac_driver *drv)
 
 /* ---- Registration ------------------------------------------------- */
 
-int sm4_mac_register(struct sm4_mac_driver *drv)
+int sm4_mac_register(struct sm4_skcipher_driver *drv)
 {
 	enum sm4_mac_alg_id id;
 	int err;
 
 	for (id = 0; id < SM4_NUM_MACS; id++) {
-		if (!(drv->alg_mask & (1U << id)))
+		if (!(drv->mac_mask & (1U << id)))
 			continue;
 		sm4_mac_fill(drv, id);
 		err = crypto_register_shash(&drv->macs[id].alg);
@@ -480,7 +482,7 @@ int sm4_mac_register(struct sm4_mac_driver *drv)
 		}
 		drv->macs[id].registered = true;
 	}
-	if (drv->alg_mask & (1U << SM4_AEAD_CCM)) {
+	if (drv->mac_mask & SM4_MAC_CCM) {
 		sm4_ccm_fill(drv);
 		err = crypto_register_aead(&drv->ccm.alg);
 		if (err) {
@@ -495,9 +497,8 @@ fail:
 	sm4_mac_unregister(drv);
 	return err;
 }
-EXPORT_SYMBOL_GPL(sm4_mac_register);
 
-void sm4_mac_unregister(struct sm4_mac_driver *drv)
+void sm4_mac_unregister(struct sm4_skcipher_driver *drv)
 {
 	enum sm4_mac_alg_id id;
 
@@ -512,4 +513,3 @@ void sm4_mac_unregister(struct sm4_mac_driver *drv)
 		drv->macs[id].registered = false;
 	}
 }
-EXPORT_SYMBOL_GPL(sm4_mac_unregister);

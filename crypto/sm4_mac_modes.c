@@ -218,7 +218,46 @@ int sm4_ccm_start(const struct sm4_mac_ops *mops, const u32 *rk,
 }
 EXPORT_SYMBOL_GPL(sm4_ccm_start);
 
-void sm4_ccm_encrypt(const struct sm4_mac_ops *mops, const u32 *rk,
+/* Whole blocks: mops->ccm_enc, or the CBC-MAC of src, then CTR. */
+static void sm4_ccm_enc_blocks(const struct sm4_mode_ops *ops,
+			       const struct sm4_mac_ops *mops, const u32 *rk,
+			       struct sm4_ccm_state *st, u8 *dst,
+			       const u8 *src, unsigned int nblocks)
+{
+	if (mops->ccm_enc) {
+		mops->ccm_enc(rk, dst, src, nblocks, st->ctr, st->mac.dg);
+		return;
+	}
+	mops->cbcmac(rk, st->mac.dg, src, nblocks);
+	ops->ctr(rk, dst, src, nblocks, st->ctr);
+}
+
+/*
+ * Whole blocks of the first decryption pass: mops->ccm_dec_mac, or CTR
+ * into a stack buffer and the CBC-MAC of that, a buffer at a time.
+ */
+static void sm4_ccm_dec_mac_blocks(const struct sm4_mode_ops *ops,
+				   const struct sm4_mac_ops *mops,
+				   const u32 *rk, struct sm4_ccm_state *st,
+				   const u8 *src, unsigned int nblocks)
+{
+	u8 p[SM4_CCM_COMPOSE_BYTES];
+	unsigned int n;
+
+	if (mops->ccm_dec_mac) {
+		mops->ccm_dec_mac(rk, src, nblocks, st->ctr, st->mac.dg);
+		return;
+	}
+	for (; nblocks; nblocks -= n, src += n * SM4_BLOCK_SIZE) {
+		n = min_t(unsigned int, nblocks, sizeof(p) / SM4_BLOCK_SIZE);
+		ops->ctr(rk, p, src, n, st->ctr);
+		mops->cbcmac(rk, st->mac.dg, p, n);
+	}
+	memzero_explicit(p, sizeof(p));
+}
+
+void sm4_ccm_encrypt(const struct sm4_mode_ops *ops,
+		     const struct sm4_mac_ops *mops, const u32 *rk,
 		     struct sm4_ccm_state *st, u8 *dst, const u8 *src,
 		     unsigned int len)
 {
@@ -227,7 +266,7 @@ void sm4_ccm_encrypt(const struct sm4_mac_ops *mops, const u32 *rk,
 	u8 in[SM4_BLOCK_SIZE], out[SM4_BLOCK_SIZE];
 
 	if (nblocks)
-		mops->ccm_enc(rk, dst, src, nblocks, st->ctr, st->mac.dg);
+		sm4_ccm_enc_blocks(ops, mops, rk, st, dst, src, nblocks);
 	if (!tail)
 		return;
 	/* The last plaintext block is MACed zero-padded. */
@@ -235,14 +274,15 @@ void sm4_ccm_encrypt(const struct sm4_mac_ops *mops, const u32 *rk,
 	dst += nblocks * SM4_BLOCK_SIZE;
 	memset(in, 0, sizeof(in));
 	memcpy(in, src, tail);
-	mops->ccm_enc(rk, out, in, 1, st->ctr, st->mac.dg);
+	sm4_ccm_enc_blocks(ops, mops, rk, st, out, in, 1);
 	memcpy(dst, out, tail);
 	memzero_explicit(in, sizeof(in));
 	memzero_explicit(out, sizeof(out));
 }
 EXPORT_SYMBOL_GPL(sm4_ccm_encrypt);
 
-void sm4_ccm_decrypt_mac(const struct sm4_mac_ops *mops, const u32 *rk,
+void sm4_ccm_decrypt_mac(const struct sm4_mode_ops *ops,
+			 const struct sm4_mac_ops *mops, const u32 *rk,
 			 struct sm4_ccm_state *st, const u8 *src,
 			 unsigned int len)
 {
@@ -256,12 +296,12 @@ void sm4_ccm_decrypt_mac(const struct sm4_mac_ops *mops, const u32 *rk,
 		len -= n;
 		if (st->ncarry < SM4_BLOCK_SIZE)
 			return;
-		mops->ccm_dec_mac(rk, st->carry, 1, st->ctr, st->mac.dg);
+		sm4_ccm_dec_mac_blocks(ops, mops, rk, st, st->carry, 1);
 		st->ncarry = 0;
 	}
 	n = len / SM4_BLOCK_SIZE;
 	if (n)
-		mops->ccm_dec_mac(rk, src, n, st->ctr, st->mac.dg);
+		sm4_ccm_dec_mac_blocks(ops, mops, rk, st, src, n);
 	len %= SM4_BLOCK_SIZE;
 	memcpy(st->carry, src + n * SM4_BLOCK_SIZE, len);
 	st->ncarry = len;

@@ -91,7 +91,7 @@ model=$(sed -n 's/^# sm4-bench: \(.*\), \(pinned\|not pinned\).*/\1/p' "$TXT")
 awk -F, -v out="$OUTDIR/chart.png" -v model="$model" '
 /^#/ || $1 == "implementation" { next }
 {
-	row = toupper($2) ($2 == "ctr" ? "" : " " $3)
+	row = toupper($2) ($2 == "ctr" || $2 == "cmac" ? "" : " " $3)
 	if (!(row in rseen)) { rseen[row] = 1; rows[++nr] = row }
 	if (!($1 in iseen)) { iseen[$1] = 1; impls[++ni] = $1 }
 	key = row SUBSEP $1

@@ -11,17 +11,18 @@
 #include <linux/init.h>
 #include <linux/cpufeature.h>
 #include <sm4/compat.h>
-#include <sm4/mac_glue.h>
+#include <sm4/glue.h>
 #include "sm4-ce.h"
 
-static struct sm4_mac_driver sm4_ce_ccm_driver = {
+/* No skcipher (sm4-ce has them): only ccm(sm4). */
+static struct sm4_skcipher_driver sm4_ce_ccm_driver = {
 	.name		= "ce",
 	.priority	= 400,
 	.owner		= THIS_MODULE,
-	.mac_ops	= &sm4_ce_mac_ops,
 	.uses_simd	= true,
-	.alg_mask	= 1U << SM4_AEAD_CCM,
 	.expandkey	= sm4_ce_expandkey,
+	.mac		= &sm4_ce_mac_ops,
+	.mac_mask	= SM4_MAC_CCM,
 };
 
 static int __init sm4_ce_ccm_init(void)
@@ -31,12 +32,12 @@ static int __init sm4_ce_ccm_init(void)
 		return -ENODEV;
 	}
 	sm4_ce_ccm_driver.ops = sm4_ce_mode_ops;
-	return sm4_mac_register(&sm4_ce_ccm_driver);
+	return sm4_skcipher_register(&sm4_ce_ccm_driver);
 }
 
 static void __exit sm4_ce_ccm_exit(void)
 {
-	sm4_mac_unregister(&sm4_ce_ccm_driver);
+	sm4_skcipher_unregister(&sm4_ce_ccm_driver);
 }
 
 module_init(sm4_ce_ccm_init);

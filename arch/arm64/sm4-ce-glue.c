@@ -22,7 +22,6 @@
 #include <sm4/compat.h>
 #include <sm4/glue.h>
 #include "sm4_arm64_glue.h"
-#include <sm4/mac_glue.h>
 #include <sm4/gcm.h>
 #include "sm4-ce.h"
 
@@ -62,44 +61,13 @@ static struct sm4_skcipher_driver sm4_ce_driver = {
 	.uses_simd	= true,
 	.mode_mask	= SM4_ALL_MODES,
 	.expandkey	= sm4_ce_expandkey,
+	.mac		= &sm4_ce_mac_ops,
+	.mac_mask	= SM4_ALL_MACS,
 };
 
-static struct sm4_mac_driver sm4_ce_mac_driver = {
-	.name		= "ce",
-	.priority	= 400,
-	.owner		= THIS_MODULE,
-	.ops		= &sm4_ce_ops,
-	.mac_ops	= &sm4_ce_mac_ops,
-	.uses_simd	= true,
-	.alg_mask	= SM4_ALL_MACS,
-	.expandkey	= sm4_ce_expandkey,
-};
-
-static int __init sm4_ce_init(void)
-{
-	int err;
-
-	err = sm4_arm64_check_cpu("sm4-ce", cpu_have_named_feature(SM4),
-				  "the SM4 instructions");
-	if (err)
-		return err;
-	err = sm4_skcipher_register(&sm4_ce_driver);
-	if (err)
-		return err;
-	err = sm4_mac_register(&sm4_ce_mac_driver);
-	if (err)
-		sm4_skcipher_unregister(&sm4_ce_driver);
-	return err;
-}
-
-static void __exit sm4_ce_exit(void)
-{
-	sm4_mac_unregister(&sm4_ce_mac_driver);
-	sm4_skcipher_unregister(&sm4_ce_driver);
-}
-
-module_init(sm4_ce_init);
-module_exit(sm4_ce_exit);
+module_sm4_driver(sm4_ce, sm4_ce_driver,
+		  sm4_arm64_check_cpu("sm4-ce", cpu_have_named_feature(SM4),
+				      "the SM4 instructions"));
 
 MODULE_DESCRIPTION("SM4 ECB/CBC/CFB/CTR/XTS, CBCMAC/CMAC/XCBC, arm64 Crypto Extensions");
 MODULE_LICENSE("GPL");

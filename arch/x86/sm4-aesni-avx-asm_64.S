@@ -68,3 +68,8 @@ SYM_FUNC_END(sm4_aesni_avx_ghash)
 SYM_TYPED_FUNC_START(sm4_aesni_avx_gcm_enc)
 	SM4_GCM_FUNC	xmm, xmm
 SYM_FUNC_END(sm4_aesni_avx_gcm_enc)
+
+/* The CBC-MAC of cbcmac/cmac/xcbc/ccm(sm4) (include/sm4/mac.h). */
+SYM_TYPED_FUNC_START(sm4_aesni_avx_cbcmac)
+	SM4X_SERIAL	cbcmac
+SYM_FUNC_END(sm4_aesni_avx_cbcmac)

@@ -75,3 +75,8 @@ SYM_FUNC_END(sm4_aesni_avx2_ghash)
 SYM_TYPED_FUNC_START(sm4_aesni_avx2_gcm_enc)
 	SM4_GCM_FUNC	ymm, xmm
 SYM_FUNC_END(sm4_aesni_avx2_gcm_enc)
+
+/* The CBC-MAC of cbcmac/cmac/xcbc/ccm(sm4) (include/sm4/mac.h). */
+SYM_TYPED_FUNC_START(sm4_aesni_avx2_cbcmac)
+	SM4X_SERIAL	cbcmac
+SYM_FUNC_END(sm4_aesni_avx2_cbcmac)

@@ -901,24 +901,27 @@ SYM_FUNC_END(sm4x_core_kk)
 .endm
 
 /*
- * SM4X_SERIAL_BLOCK mode, core: one block of a CBC or CFB encryption;
- * %xmm0 is the previous ciphertext block before and the new one after.
+ * SM4X_SERIAL_BLOCK mode, core: one block of a CBC or CFB encryption
+ * (or of a CBC-MAC, which stores nothing); %xmm0 is the previous
+ * ciphertext block before and the new one after.
  */
 .macro SM4X_SERIAL_BLOCK mode, core
-.ifc \mode, cbc_enc
-	vpxor		(%rdx), %xmm0, %xmm0
+.ifc \mode, cfb_enc
 	call		\core
+	vpxor		(%rdx), %xmm0, %xmm0
 .else
-	call		\core
 	vpxor		(%rdx), %xmm0, %xmm0
+	call		\core
 .endif
+.ifnc \mode, cbcmac
 	vmovdqu		%xmm0, (%rsi)
+.endif
 .endm
 
 /*
- * The fused CBC/CFB encryption loop.  Block n's cipher input is
- * W = D ^ (X35, X34, X33, X32) of block n - 1 (words), with D = P_n (CBC)
- * or P_{n-1} (CFB).  Its round-0 input t1 = M*(W1 ^ W2 ^ W3 ^ rk[0]) ^ c
+ * The fused CBC/CFB encryption and CBC-MAC loop.  Block n's cipher input
+ * is W = D ^ (X35, X34, X33, X32) of block n - 1 (words), with D = P_n
+ * (CBC, CBC-MAC) or P_{n-1} (CFB).  Its round-0 input t1 = M*(W1 ^ W2 ^ W3 ^ rk[0]) ^ c
  * is t1_31 of block n - 1 (M*(X32 ^ X33 ^ X34 ^ rk[31]) ^ c) ^ M*g with
  * g = D1 ^ D2 ^ D3 ^ rk[0] ^ rk[31], so block n starts as soon as round 31
  * of block n - 1 has its AESENC outputs V_31 (for the keys), and the
@@ -988,13 +991,14 @@ SYM_FUNC_END(sm4x_core_kk)
 .endm
 
 /*
- * SM4X_SERIAL_NEXT: after SM4X_RND_0_30 of block n - 1 (state in 0-3),
- * round 31, the next block's state in 0-3 and the rings, and the output
- * of block n - 1 (before the CFB XOR) in %xmm10.  Clobbers 0-14.
+ * SM4X_SERIAL_NEXT mode: after SM4X_RND_0_30 of block n - 1 (state in
+ * 0-3), round 31, the next block's state in 0-3 and the rings, and the
+ * output of block n - 1 (before the CFB XOR) in %xmm10; a CBC-MAC (mode
+ * cbcmac) needs no output but the last and skips it.  Clobbers 0-14.
  * The next block's inputs and keys come first; everything else (the
  * output and the rings) is written after them.
  */
-.macro SM4X_SERIAL_NEXT
+.macro SM4X_SERIAL_NEXT mode
 	vmovdqa		(SM4X_V1 + 16)(%r9), %xmm8
 	vpxor		(SM4X_Y1 + 48)(%r9), %xmm8, %xmm8
 	vbroadcastss	(SM4X_KK + 124)(%r9), %xmm10
@@ -1018,6 +1022,7 @@ SYM_FUNC_END(sm4x_core_kk)
 	vpxor		%xmm0, %xmm2, %xmm2
 	vpxor		%xmm8, %xmm2, %xmm2
 	vpxor		%xmm1, %xmm9, %xmm3
+.ifnc \mode, cbcmac
 	/* the output, as in SM4X_LAST */
 	SM4X_SPLIT2
 	SM4X_TREE	.Lsm4x_t11m, .Lsm4x_t12m, 10, 10, 8, 9
@@ -1032,6 +1037,7 @@ SYM_FUNC_END(sm4x_core_kk)
 	SM4X_LOOKUP	.Lsm4_tmi_lo, .Lsm4_tmi_hi, 0, 1, 4, 5
 	vpshufb		.Lsm4_bswap32(%rip), %xmm1, %xmm1
 	vpxor		%xmm1, %xmm10, %xmm10
+.endif
 	/* the rings of the next block */
 	vpshufd		$0x00, SM4X_Q1(%r9), %xmm4
 	vpxor		SM4X_V1(%r9), %xmm4, %xmm4
@@ -1087,10 +1093,17 @@ SYM_FUNC_END(sm4x_core_kk)
 /*
  * SM4X_SERIAL mode: the whole of a CBC or CFB encryption call (each block
  * depends on the previous ciphertext), ending in RET.  A single block
- * goes through sm4x_core_kk; more through the fused loop above.
+ * goes through sm4x_core_kk; more through the fused loop above.  Mode
+ * cbcmac is CBC encryption that stores no block: the body of
+ * <prefix>_cbcmac(rk, mac, src, nblocks) (include/sm4/mac.h), whose
+ * chaining value @mac (%rsi) is read at the start and written once at
+ * the end.
  */
 .macro SM4X_SERIAL mode
 	SM4_RET_IF_ZERO
+.ifc \mode, cbcmac
+	mov		%rsi, %r8
+.endif
 	cmp		$1, %ecx
 	jne		.Lsm4x_fused\@
 	SM4X_ENTER
@@ -1103,7 +1116,7 @@ SYM_FUNC_END(sm4x_core_kk)
 	SM4X_FILL_KK
 	SM4X_SERIAL_KEYS
 	vmovdqu		(%r8), %xmm0
-.ifc \mode, cbc_enc
+.ifnc \mode, cfb_enc
 	vpxor		(%rdx), %xmm0, %xmm0
 .endif
 	SM4X_SETUP
@@ -1111,22 +1124,24 @@ SYM_FUNC_END(sm4x_core_kk)
 	/* the next block's D words: CBC P_{n+1}, CFB P_n */
 	cmp		$1, %ecx
 	je		.Lsm4x_rounds\@
-.ifc \mode, cbc_enc
-	SM4X_SERIAL_PREP 16(%rdx)
-.else
+.ifc \mode, cfb_enc
 	SM4X_SERIAL_PREP (%rdx)
+.else
+	SM4X_SERIAL_PREP 16(%rdx)
 .endif
 .Lsm4x_rounds\@:
 	SM4X_RND_0_30
 	cmp		$1, %ecx
 	je		.Lsm4x_last\@
-	SM4X_SERIAL_NEXT
+	SM4X_SERIAL_NEXT \mode
 .ifc \mode, cfb_enc
 	vpxor		(%rdx), %xmm10, %xmm10
 .endif
+.ifnc \mode, cbcmac
 	vmovdqu		%xmm10, (%rsi)
-	add		$16, %rdx
 	add		$16, %rsi
+.endif
+	add		$16, %rdx
 	dec		%ecx
 	jmp		.Lsm4x_block\@
 .Lsm4x_last\@:
@@ -1134,7 +1149,9 @@ SYM_FUNC_END(sm4x_core_kk)
 .ifc \mode, cfb_enc
 	vpxor		(%rdx), %xmm0, %xmm0
 .endif
+.ifnc \mode, cbcmac
 	vmovdqu		%xmm0, (%rsi)
+.endif
 	vmovdqu		%xmm0, (%r8)
 	SM4X_LEAVE
 .endm

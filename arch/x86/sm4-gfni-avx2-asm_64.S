@@ -238,6 +238,13 @@ SYM_TYPED_FUNC_START(SM4G_FN(cfb_enc))
 	SM4_SERIAL_FUNC	cfb_enc
 SYM_FUNC_END(SM4G_FN(cfb_enc))
 
+#ifndef SM4G_NO_MAC
+/* The CBC-MAC of cbcmac/cmac/xcbc/ccm(sm4) (include/sm4/mac.h). */
+SYM_TYPED_FUNC_START(SM4G_FN(cbcmac))
+	SM4_SERIAL_FUNC	cbcmac
+SYM_FUNC_END(SM4G_FN(cbcmac))
+#endif
+
 #ifndef SM4G_NO_GCM
 /* gcm(sm4): GHASH with VPCLMULQDQ on ymm (include/sm4/gcm.h). */
 SYM_TYPED_FUNC_START(SM4G_FN(gcm_init))

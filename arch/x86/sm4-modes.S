@@ -1,13 +1,14 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
  * The x86-64 SM4 mode bodies (ECB, CBC and CFB decryption, CTR, XTS, GCM
- * (CTR with GHASH), and a plain serial CBC/CFB encryption loop), and
- * the GHASH functions of gcm(sm4) (include/sm4/gcm.h), written once as assembler
- * macros over a block core and instantiated per register width (xmm:
- * one block per unit, ymm: two, zmm: four).  Included by
- * sm4-aesni-modes.S (cores with AES-NI), sm4-gfni-avx2-asm_64.S (cores
- * with VEX-encoded GFNI), sm4-ni-avx2-asm_64.S and sm4-ni-avx10-asm_64.S
- * (cores with Intel's SM4 instructions, VEX on ymm and EVEX on zmm).
+ * (CTR with GHASH), and a plain serial CBC/CFB encryption and CBC-MAC
+ * loop), and the GHASH functions of gcm(sm4) (include/sm4/gcm.h),
+ * written once as assembler macros over a block core and instantiated
+ * per register width (xmm: one block per unit, ymm: two, zmm: four).
+ * Included by sm4-aesni-modes.S (cores with AES-NI),
+ * sm4-gfni-avx2-asm_64.S (cores with VEX-encoded GFNI),
+ * sm4-ni-avx2-asm_64.S and sm4-ni-avx10-asm_64.S (cores with Intel's SM4
+ * instructions, VEX on ymm and EVEX on zmm).
  *
  * The including file provides, before the first function body:
  *   SM4_ONE_BLOCK mode	macro at the top of each parallel mode function
@@ -626,25 +627,34 @@
 /*
  * SM4_SERIAL_FUNC mode: the whole body of a CBC or CFB encryption
  * function (each block depends on the previous ciphertext), one block
- * at a time through sm4_core_xmm_1, ending in RET.
+ * at a time through sm4_core_xmm_1, ending in RET.  Mode cbcmac is CBC
+ * encryption that stores no block: the body of
+ * <prefix>_cbcmac(rk, mac, src, nblocks) (include/sm4/mac.h), whose
+ * chaining value @mac (%rsi) is read at the start and written once at
+ * the end.
  */
 .macro SM4_SERIAL_FUNC mode
 	SM4_RET_IF_ZERO
+.ifc \mode, cbcmac
+	mov		%rsi, %r8
+.endif
 	SM4_FUNC_ENTER
 	vmovdqu		(%r8), %xmm13
 .Lsm4_serial\@:
-.ifc \mode, cbc_enc
-	vpxor		(%rdx), %xmm13, %xmm0
-	call		sm4_core_xmm_1
-.else
+.ifc \mode, cfb_enc
 	vmovdqa		%xmm13, %xmm0
 	call		sm4_core_xmm_1
 	vpxor		(%rdx), %xmm0, %xmm0
+.else
+	vpxor		(%rdx), %xmm13, %xmm0
+	call		sm4_core_xmm_1
 .endif
+.ifnc \mode, cbcmac
 	vmovdqu		%xmm0, (%rsi)
+	add		$16, %rsi
+.endif
 	vmovdqa		%xmm0, %xmm13
 	add		$16, %rdx
-	add		$16, %rsi
 	dec		%ecx
 	jnz		.Lsm4_serial\@
 	vmovdqu		%xmm13, (%r8)

@@ -63,3 +63,8 @@ SYM_FUNC_END(sm4_ni_avx2_cbc_enc)
 SYM_TYPED_FUNC_START(sm4_ni_avx2_cfb_enc)
 	SM4_SERIAL_FUNC	cfb_enc
 SYM_FUNC_END(sm4_ni_avx2_cfb_enc)
+
+/* The CBC-MAC of cbcmac/cmac/xcbc/ccm(sm4) (include/sm4/mac.h). */
+SYM_TYPED_FUNC_START(sm4_ni_avx2_cbcmac)
+	SM4_SERIAL_FUNC	cbcmac
+SYM_FUNC_END(sm4_ni_avx2_cbcmac)

@@ -4,6 +4,9 @@
  * driver names "<mode>-sm4-aesni-avx2".  The bulk functions are in
  * sm4-aesni-avx2-asm_64.S; requests are handled by the shared glue
  * (include/sm4/glue.h) in sm4_generic.ko.
+ * With the serial CBC-MAC (<prefix>_cbcmac) it also registers
+ * cbcmac/cmac/xcbc(sm4) and ccm(sm4) ("ccm-sm4-aesni-avx2"; CTR from the
+ * bulk functions) through the shared glue (include/sm4/mac_glue.h).
  */
 
 #include <linux/module.h>
@@ -12,6 +15,7 @@
 #include "sm4_x86_glue.h"
 
 SM4_DEFINE_MODE_OPS(sm4_aesni_avx2_ops, sm4_aesni_avx2);
+SM4_DEFINE_CBCMAC_OPS(sm4_aesni_avx2_mac_ops, sm4_aesni_avx2);
 SM4_DEFINE_GCM_OPS(sm4_aesni_avx2_gcm_ops, sm4_aesni_avx2);
 
 static const struct sm4_x86_feature sm4_aesni_avx2_features[] = {
@@ -30,6 +34,8 @@ static struct sm4_x86_driver sm4_aesni_avx2_drv = {
 		.uses_simd	= true,
 		.scalar_below	= SM4_X86_SCALAR_BELOW,
 		.mode_mask	= SM4_ALL_MODES,
+		.mac		= &sm4_aesni_avx2_mac_ops,
+		.mac_mask	= SM4_ALL_MACS | SM4_MAC_CCM,
 	},
 	.module		= "sm4-aesni-avx2",
 	.features	= sm4_aesni_avx2_features,
@@ -41,8 +47,10 @@ static struct sm4_x86_driver sm4_aesni_avx2_drv = {
 };
 module_sm4_x86_driver(sm4_aesni_avx2_drv);
 
-MODULE_DESCRIPTION("SM4 ECB/CBC/CFB/CTR/XTS/CTS and GCM, AES-NI/AVX2 accelerated");
+MODULE_DESCRIPTION("SM4 ECB/CBC/CFB/CTR/XTS/CTS, GCM, CCM and CBCMAC/CMAC/XCBC, AES-NI/AVX2 accelerated");
 MODULE_LICENSE("GPL");
 MODULE_VERSION(SM4_CRYPTO_VERSION);
 MODULE_ALIAS_SM4_SKCIPHERS("aesni-avx2");
+MODULE_ALIAS_SM4_MACS("aesni-avx2");
+MODULE_ALIAS_SM4_CCM("aesni-avx2");
 MODULE_ALIAS_SM4_GCM("aesni-avx2");

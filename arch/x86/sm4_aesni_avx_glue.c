@@ -4,6 +4,9 @@
  * driver names "<mode>-sm4-aesni-avx".  The bulk functions are in
  * sm4-aesni-avx-asm_64.S; requests are handled by the shared glue
  * (include/sm4/glue.h) in sm4_generic.ko.
+ * With the serial CBC-MAC (<prefix>_cbcmac) it also registers
+ * cbcmac/cmac/xcbc(sm4) and ccm(sm4) ("ccm-sm4-aesni-avx"; CTR from the
+ * bulk functions) through the shared glue (include/sm4/mac_glue.h).
  */
 
 #include <linux/module.h>
@@ -12,6 +15,7 @@
 #include "sm4_x86_glue.h"
 
 SM4_DEFINE_MODE_OPS(sm4_aesni_avx_ops, sm4_aesni_avx);
+SM4_DEFINE_CBCMAC_OPS(sm4_aesni_avx_mac_ops, sm4_aesni_avx);
 SM4_DEFINE_GCM_OPS(sm4_aesni_avx_gcm_ops, sm4_aesni_avx);
 
 static const struct sm4_x86_feature sm4_aesni_avx_features[] = {
@@ -29,6 +33,8 @@ static struct sm4_x86_driver sm4_aesni_avx_drv = {
 		.uses_simd	= true,
 		.scalar_below	= SM4_X86_SCALAR_BELOW,
 		.mode_mask	= SM4_ALL_MODES,
+		.mac		= &sm4_aesni_avx_mac_ops,
+		.mac_mask	= SM4_ALL_MACS | SM4_MAC_CCM,
 	},
 	.module		= "sm4-aesni-avx",
 	.features	= sm4_aesni_avx_features,
@@ -40,8 +46,10 @@ static struct sm4_x86_driver sm4_aesni_avx_drv = {
 };
 module_sm4_x86_driver(sm4_aesni_avx_drv);
 
-MODULE_DESCRIPTION("SM4 ECB/CBC/CFB/CTR/XTS/CTS and GCM, AES-NI/AVX accelerated");
+MODULE_DESCRIPTION("SM4 ECB/CBC/CFB/CTR/XTS/CTS, GCM, CCM and CBCMAC/CMAC/XCBC, AES-NI/AVX accelerated");
 MODULE_LICENSE("GPL");
 MODULE_VERSION(SM4_CRYPTO_VERSION);
 MODULE_ALIAS_SM4_SKCIPHERS("aesni-avx");
+MODULE_ALIAS_SM4_MACS("aesni-avx");
+MODULE_ALIAS_SM4_CCM("aesni-avx");
 MODULE_ALIAS_SM4_GCM("aesni-avx");

@@ -5,6 +5,9 @@
  * aesni-avx2 (500) and gfni-avx512 (600).  The bulk functions are in
  * sm4-gfni-avx2-asm_64.S; requests are handled by the shared glue
  * (include/sm4/glue.h) in sm4_generic.ko.
+ * With the serial CBC-MAC (<prefix>_cbcmac) it also registers
+ * cbcmac/cmac/xcbc(sm4) and ccm(sm4) ("ccm-sm4-gfni-avx2"; CTR from the
+ * bulk functions) through the shared glue (include/sm4/mac_glue.h).
  */
 
 #include <linux/module.h>
@@ -13,6 +16,7 @@
 #include "sm4_x86_glue.h"
 
 SM4_DEFINE_MODE_OPS(sm4_gfni_avx2_ops, sm4_gfni_avx2);
+SM4_DEFINE_CBCMAC_OPS(sm4_gfni_avx2_mac_ops, sm4_gfni_avx2);
 SM4_DEFINE_GCM_OPS(sm4_gfni_avx2_gcm_ops, sm4_gfni_avx2);
 
 /*
@@ -35,6 +39,8 @@ static struct sm4_x86_driver sm4_gfni_avx2_drv = {
 		.uses_simd	= true,
 		.scalar_below	= SM4_X86_SCALAR_BELOW,
 		.mode_mask	= SM4_ALL_MODES,
+		.mac		= &sm4_gfni_avx2_mac_ops,
+		.mac_mask	= SM4_ALL_MACS | SM4_MAC_CCM,
 	},
 	.module		= "sm4-gfni-avx2",
 	.features	= sm4_gfni_avx2_features,
@@ -46,8 +52,10 @@ static struct sm4_x86_driver sm4_gfni_avx2_drv = {
 };
 module_sm4_x86_driver(sm4_gfni_avx2_drv);
 
-MODULE_DESCRIPTION("SM4 ECB/CBC/CFB/CTR/XTS/CTS and GCM, GFNI/AVX2 accelerated");
+MODULE_DESCRIPTION("SM4 ECB/CBC/CFB/CTR/XTS/CTS, GCM, CCM and CBCMAC/CMAC/XCBC, GFNI/AVX2 accelerated");
 MODULE_LICENSE("GPL");
 MODULE_VERSION(SM4_CRYPTO_VERSION);
 MODULE_ALIAS_SM4_SKCIPHERS("gfni-avx2");
+MODULE_ALIAS_SM4_MACS("gfni-avx2");
+MODULE_ALIAS_SM4_CCM("gfni-avx2");
 MODULE_ALIAS_SM4_GCM("gfni-avx2");

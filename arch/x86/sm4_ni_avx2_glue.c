@@ -7,6 +7,9 @@
  * requests are handled by the shared glue (include/sm4/glue.h) in
  * sm4_generic.ko.  Not run on silicon: verified under an instruction
  * emulator only (README, "SM4 instructions").
+ * With the serial CBC-MAC (<prefix>_cbcmac) it also registers
+ * cbcmac/cmac/xcbc(sm4) and ccm(sm4) ("ccm-sm4-sm4ni-avx2"; CTR from the
+ * bulk functions) through the shared glue (include/sm4/mac_glue.h).
  */
 
 #include <linux/module.h>
@@ -16,6 +19,7 @@
 #include "sm4-ni.h"
 
 SM4_DEFINE_MODE_OPS(sm4_ni_avx2_ops, sm4_ni_avx2);
+SM4_DEFINE_CBCMAC_OPS(sm4_ni_avx2_mac_ops, sm4_ni_avx2);
 
 /*
  * Everything the assembly executes besides the SM4 instructions:
@@ -47,6 +51,8 @@ static struct sm4_x86_driver sm4_ni_avx2_drv = {
 		.scalar_below	= SM4_X86_SCALAR_BELOW,
 		.expandkey	= sm4_ni_expandkey,
 		.mode_mask	= SM4_ALL_MODES,
+		.mac		= &sm4_ni_avx2_mac_ops,
+		.mac_mask	= SM4_ALL_MACS | SM4_MAC_CCM,
 	},
 	.module		= "sm4-ni",
 	.features	= sm4_ni_avx2_features,
@@ -56,7 +62,9 @@ static struct sm4_x86_driver sm4_ni_avx2_drv = {
 };
 module_sm4_x86_driver(sm4_ni_avx2_drv);
 
-MODULE_DESCRIPTION("SM4 ECB/CBC/CFB/CTR/XTS, Intel SM4 instructions (AVX2)");
+MODULE_DESCRIPTION("SM4 ECB/CBC/CFB/CTR/XTS/CTS, CCM and CBCMAC/CMAC/XCBC, Intel SM4 instructions (AVX2)");
 MODULE_LICENSE("GPL");
 MODULE_VERSION(SM4_CRYPTO_VERSION);
 MODULE_ALIAS_SM4_SKCIPHERS("sm4ni-avx2");
+MODULE_ALIAS_SM4_MACS("sm4ni-avx2");
+MODULE_ALIAS_SM4_CCM("sm4ni-avx2");

@@ -7,12 +7,13 @@
  * which builds and registers synchronous ecb/cbc/cfb/ctr/xts(sm4)
  * skciphers named "<mode>-sm4-<name>", cts(cbc(sm4)) named
  * "cts-cbc-sm4-<name>" (over the driver's cbc and one-block ecb), if
- * asked the single-block cipher "sm4" named "sm4-<name>", and, for a
- * driver with GHASH functions (.gcm, include/sm4/gcm.h), the AEAD
- * gcm(sm4) named "gcm-sm4-<name>".  The glue walks requests, runs the
- * bulk functions inside SIMD sections of at most SM4_SIMD_CHUNK bytes, and
- * falls back to sm4_generic_mode_ops when SIMD is not usable in the
- * calling context.  It lives in sm4_generic.ko.
+ * asked the single-block cipher "sm4" named "sm4-<name>", for a driver
+ * with GHASH functions (.gcm, include/sm4/gcm.h) the AEAD gcm(sm4) named
+ * "gcm-sm4-<name>", and for one with CBC-MAC functions (.mac,
+ * include/sm4/mac_glue.h) cbcmac/cmac/xcbc(sm4) and ccm(sm4).  The glue
+ * walks requests, runs the bulk functions inside SIMD sections of at most
+ * SM4_SIMD_CHUNK bytes, and falls back to sm4_generic_mode_ops when SIMD
+ * is not usable in the calling context.  It lives in sm4_generic.ko.
  */
 #ifndef _SM4_CRYPTO_GLUE_H
 #define _SM4_CRYPTO_GLUE_H
@@ -24,6 +25,7 @@
 #include <crypto/internal/aead.h>
 #include <sm4/modes.h>
 #include <sm4/gcm.h>
+#include <sm4/mac_glue.h>
 
 /* Bytes processed per kernel_fpu/neon_begin() ... end() section at most. */
 #define SM4_SIMD_CHUNK	PAGE_SIZE
@@ -90,12 +92,23 @@ struct sm4_skcipher_driver {
 	 * counter blocks and follows .scalar_below on assoclen + cryptlen.
 	 */
 	const struct sm4_gcm_ops *gcm;
+	/*
+	 * Optional: CBC-MAC functions (include/sm4/mac.h); if set, what
+	 * mac_mask asks for (SM4_ALL_MACS, SM4_MAC_CCM) is registered too,
+	 * the MACs at priority, ccm(sm4) at priority + 1, over .ops' CTR
+	 * (not .small_ops), regardless of .scalar_below.  A driver of
+	 * mac_mask alone may have mode_mask 0.
+	 */
+	const struct sm4_mac_ops *mac;
+	unsigned int mac_mask;
 	/* Filled in by sm4_skcipher_register(). */
 	struct sm4_skcipher_alg algs[SM4_NUM_MODES];
 	struct crypto_alg cipher;
 	bool cipher_registered;
 	struct aead_alg gcm_alg;
 	bool gcm_registered;
+	struct sm4_mac_alg macs[SM4_NUM_MACS];
+	struct sm4_ccm_alg ccm;
 };
 
 #define SM4_ALL_MODES	((1U << SM4_NUM_MODES) - 1)

@@ -28,6 +28,12 @@
  * ccm_dec_mac: for each block: p = src[i] ^ E(ctr++), mac = E(mac ^ p);
  *              p is not stored anywhere (the tag is checked before any
  *              plaintext is written).
+ *
+ * ccm_enc and ccm_dec_mac are optional (NULL): the functions below then
+ * run cbcmac and the CTR function of the same implementation's struct
+ * sm4_mode_ops one after the other (decryption through a stack buffer
+ * of at most SM4_CCM_COMPOSE_BYTES, wiped afterwards), for an
+ * implementation whose CBC-MAC chain has no room for the CTR blocks.
  */
 typedef void (*sm4_cbcmac_fn)(const u32 *rk, u8 *mac, const u8 *src,
 			      unsigned int nblocks);
@@ -41,6 +47,21 @@ struct sm4_mac_ops {
 	sm4_ccm_enc_fn ccm_enc;
 	sm4_ccm_dec_mac_fn ccm_dec_mac;
 };
+
+/* Plaintext per CTR call of a composed ccm_dec_mac (one ymm batch). */
+#define SM4_CCM_COMPOSE_BYTES	(16 * SM4_BLOCK_SIZE)
+
+/*
+ * SM4_DEFINE_CBCMAC_OPS(ops_name, prefix): struct sm4_mac_ops @ops_name
+ * with the assembly function prefix##_cbcmac only (CCM composed of it
+ * and the implementation's CTR).
+ */
+#define SM4_DEFINE_CBCMAC_OPS(ops_name, prefix)				\
+asmlinkage void prefix##_cbcmac(const u32 *rk, u8 *mac, const u8 *src,	\
+				unsigned int nblocks);			\
+static const struct sm4_mac_ops ops_name = {				\
+	.cbcmac		= prefix##_cbcmac,				\
+}
 
 /* The portable implementation, built on sm4_crypt_block(). */
 extern const struct sm4_mac_ops sm4_generic_mac_ops;
@@ -119,9 +140,11 @@ int sm4_ccm_start(const struct sm4_mac_ops *mops, const u32 *rk,
 		  unsigned int authsize);
 /*
  * Encrypt @len bytes: whole blocks, except that the last call of a
- * message may end in a partial block.
+ * message may end in a partial block.  @ops: the CTR function of the
+ * implementation of @mops (used if @mops has no ccm_enc).
  */
-void sm4_ccm_encrypt(const struct sm4_mac_ops *mops, const u32 *rk,
+void sm4_ccm_encrypt(const struct sm4_mode_ops *ops,
+		     const struct sm4_mac_ops *mops, const u32 *rk,
 		     struct sm4_ccm_state *st, u8 *dst, const u8 *src,
 		     unsigned int len);
 /*
@@ -130,7 +153,8 @@ void sm4_ccm_encrypt(const struct sm4_mac_ops *mops, const u32 *rk,
  * sm4_ccm_decrypt_mac_end() after the last bytes.  The second pass, once
  * the tag is verified, is CTR from sm4_ccm_text_ctr().
  */
-void sm4_ccm_decrypt_mac(const struct sm4_mac_ops *mops, const u32 *rk,
+void sm4_ccm_decrypt_mac(const struct sm4_mode_ops *ops,
+			 const struct sm4_mac_ops *mops, const u32 *rk,
 			 struct sm4_ccm_state *st, const u8 *src,
 			 unsigned int len);
 void sm4_ccm_decrypt_mac_end(const struct sm4_mode_ops *ops,

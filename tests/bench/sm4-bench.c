@@ -12,6 +12,11 @@
  * libgcrypt a request is gcry_cipher_setiv()/setctr() plus one
  * gcry_cipher_encrypt()/decrypt() on a handle keyed once.
  *
+ * ccm(sm4) and cmac(sm4) requests run as crypto/sm4_mac_glue.c runs
+ * them (include/sm4/mac.h), for each backend with MAC functions and, as
+ * "template/<backend>", the way the kernel's ccm and cmac templates
+ * compute them over that backend's CTR and the single-block sm4-generic.
+ *
  * Sizes are those of tcrypt (ECB, CBC and XTS round 1420 up to 1424
  * bytes like tcrypt does for block ciphers) plus 1 MiB.  Each cell is the
  * median of several timed runs of a calibrated number of requests.
@@ -47,6 +52,7 @@
 #endif
 
 #include <sm4/modes.h>
+#include <sm4/mac.h>
 #include <sm4/gcm.h>
 #include "impl.h"
 
@@ -56,20 +62,47 @@
 
 /* ---- Implementations ----------------------------------------------- */
 
+#define MAX_IMPLS	16
+
 
 static struct sm4_test_impl generic_impl = {
 	.name = "generic",
 	.ops = &sm4_generic_mode_ops,
+	.mac_ops = &sm4_generic_mac_ops,
 	.gcm = &sm4_gcm_generic_ops,
 	.width = 1,
 };
 
-#define MAX_IMPLS	16
+/*
+ * What the kernel's templates do for a driver without MAC functions:
+ * ccm_base(ctr-sm4-<driver>, cbcmac(sm4-generic)) and cmac(sm4-generic),
+ * i.e. the CBC-MAC one sm4_crypt_block() call per block (the template's
+ * crypto_cipher_encrypt_one() on the single-block cipher, which is
+ * sm4-generic on x86) and the driver's CTR for the text.  A "template/X"
+ * implementation measures only the CCM and CMAC rows.
+ */
+static void template_cbcmac(const u32 *rk, u8 *mac, const u8 *src,
+			    unsigned int nblocks)
+{
+	unsigned int i;
+
+	for (; nblocks; nblocks--, src += SM4_BLOCK_SIZE) {
+		for (i = 0; i < SM4_BLOCK_SIZE; i++)
+			mac[i] ^= src[i];
+		sm4_crypt_block(rk, mac, mac);
+	}
+}
+
+static const struct sm4_mac_ops template_mac_ops = {
+	.cbcmac = template_cbcmac,
+};
+static struct sm4_test_impl template_impls[MAX_IMPLS];
 
 struct bench_impl {
 	char name[64];			/* "sm4-generic", "libgcrypt" */
 	const struct sm4_test_impl *ti;	/* NULL: libgcrypt */
 	const struct gcry_path *path;	/* libgcrypt forced onto a path */
+	int template_of;		/* template/X: X's index, else -1 */
 };
 
 /*
@@ -105,7 +138,8 @@ static int n_bimpls;
 
 /* ---- Rows and columns ---------------------------------------------- */
 
-enum kind { K_ECB, K_CBC, K_CFB, K_CTR, K_XTS, K_GCM, N_KINDS };
+enum kind { K_ECB, K_CBC, K_CFB, K_CTR, K_XTS, K_GCM, K_CCM, K_CMAC,
+	    N_KINDS };
 
 static const struct row {
 	const char *label;		/* as in the tcrypt tables */
@@ -124,6 +158,9 @@ static const struct row {
 	{ "XTS dec", "xts", "dec", K_XTS, false },
 	{ "GCM enc", "gcm", "enc", K_GCM, true },
 	{ "GCM dec", "gcm", "dec", K_GCM, false },
+	{ "CCM enc", "ccm", "enc", K_CCM, true },
+	{ "CCM dec", "ccm", "dec", K_CCM, false },
+	{ "CMAC", "cmac", "mac", K_CMAC, true },
 };
 #define N_ROWS	((int)ARRAY_SIZE(rows))
 
@@ -134,6 +171,12 @@ static const char *const size_names[] = { "16", "64", "128", "256", "1024",
 #define N_SIZES	((int)ARRAY_SIZE(sizes))
 #define MAX_LEN	((1 << 20) + 16)
 
+/* Whether row @r is one of the CBC-MAC family's. */
+static bool mac_row(int r)
+{
+	return rows[r].kind == K_CCM || rows[r].kind == K_CMAC;
+}
+
 /* Bytes one request of column @s processes in row @r (as tcrypt does). */
 static unsigned int req_len(int r, int s)
 {
@@ -143,6 +186,19 @@ static unsigned int req_len(int r, int s)
 	    rows[r].kind == K_XTS)
 		len = (len + 15) & ~15u;
 	return len;
+}
+
+/*
+ * Bytes of output compared with the reference: the MAC for CMAC, the
+ * ciphertext and the tag for CCM encryption.
+ */
+static unsigned int out_len(int r, int s)
+{
+	if (rows[r].kind == K_CMAC)
+		return SM4_BLOCK_SIZE;
+	if (rows[r].kind == K_CCM && rows[r].enc)
+		return req_len(r, s) + SM4_BLOCK_SIZE;
+	return req_len(r, s);
 }
 
 struct cell {
@@ -382,14 +438,23 @@ static const u8 iv0[16] = {
 	0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xf0,
 };
 
-/* GCM requests carry 16 bytes of associated data (and a 12-byte IV). */
+/*
+ * GCM and CCM requests carry 16 bytes of associated data (and a 12-byte
+ * nonce: CCM's L is 3, iv[0] = L - 1, as kTLS's SM4-CCM).
+ */
 static const u8 gcm_aad[16] = "sm4-bench aad..";
+static const u8 ccm_iv[16] = {
+	2, 0xa0, 0xa1, 0xa2, 0xa3, 0xa4, 0xa5, 0xa6,
+	0xa7, 0xa8, 0xa9, 0xaa, 0xab, 0, 0, 0,
+};
 
 struct keys {
 	struct sm4_ctx data, tweak;
 	u8 gh[SM4_BLOCK_SIZE], table[SM4_GCM_TABLE_SIZE];	/* GCM */
+	u8 k1[SM4_BLOCK_SIZE], k2[SM4_BLOCK_SIZE];		/* CMAC */
 #ifdef HAVE_GCRYPT
 	gcry_cipher_hd_t h[N_KINDS];
+	gcry_mac_hd_t mh;
 #endif
 };
 
@@ -412,6 +477,9 @@ static int setup_keys(int i)
 		sm4_crypt_block(k->data.rkey_enc, k->gh, zero);
 		if (ti->gcm && ti->gcm->init)
 			ti->gcm->init(k->table, k->gh);
+		if (ti->mac_ops)
+			sm4_cmac_subkeys(ti->mac_ops, k->data.rkey_enc, k->k1,
+					 k->k2);
 		return 0;
 	}
 #ifdef HAVE_GCRYPT
@@ -420,16 +488,22 @@ static int setup_keys(int i)
 			GCRY_CIPHER_MODE_ECB, GCRY_CIPHER_MODE_CBC,
 			GCRY_CIPHER_MODE_CFB, GCRY_CIPHER_MODE_CTR,
 			GCRY_CIPHER_MODE_XTS, GCRY_CIPHER_MODE_GCM,
+			GCRY_CIPHER_MODE_CCM,
 		};
 		int m;
 
 		for (m = 0; m < N_KINDS; m++) {
+			if (m == K_CMAC)
+				continue;
 			if (gcry_cipher_open(&k->h[m], GCRY_CIPHER_SM4,
 					     gmode[m], 0) ||
 			    gcry_cipher_setkey(k->h[m], key,
 					       m == K_XTS ? 32 : 16))
 				return -1;
 		}
+		if (gcry_mac_open(&k->mh, GCRY_MAC_CMAC_SM4, 0, NULL) ||
+		    gcry_mac_setkey(k->mh, key, 16))
+			return -1;
 	}
 	return 0;
 #else
@@ -462,6 +536,48 @@ static void gcm_request(const struct sm4_test_impl *ti, const struct keys *k,
 		sm4_mode_ctr_crypt(ti->ops, rk, dst, src, len, ctr);
 	}
 	sm4_gcm_tag(ti->ops, g, rk, &gh, iv0, sizeof(gcm_aad), len, tag);
+}
+
+/*
+ * One ccm(sm4) request as crypto/sm4_mac_glue.c runs it: B0 and the
+ * associated data, then encryption (MAC and CTR, fused or one after the
+ * other) and the tag after the ciphertext; or decryption's MAC pass, the
+ * tag, and the CTR pass (timed as if the tag matched).
+ */
+static void ccm_request(const struct sm4_test_impl *ti, const struct keys *k,
+			bool enc, u8 *dst, const u8 *src, unsigned int len)
+{
+	const struct sm4_mac_ops *m = ti->mac_ops;
+	const u32 *rk = k->data.rkey_enc;
+	struct sm4_ccm_state st;
+	u8 tag[SM4_BLOCK_SIZE], ctr[SM4_BLOCK_SIZE];
+
+	sm4_ccm_start(m, rk, &st, ccm_iv, sizeof(gcm_aad), len,
+		      SM4_BLOCK_SIZE);
+	sm4_mac_update(m, rk, &st.mac, gcm_aad, sizeof(gcm_aad));
+	sm4_mac_flush(m, rk, &st.mac);
+	if (enc) {
+		sm4_ccm_encrypt(ti->ops, m, rk, &st, dst, src, len);
+		sm4_ccm_tag(ti->ops, rk, &st, dst + len);
+		return;
+	}
+	sm4_ccm_decrypt_mac(ti->ops, m, rk, &st, src, len);
+	sm4_ccm_decrypt_mac_end(ti->ops, m, rk, &st);
+	sm4_ccm_tag(ti->ops, rk, &st, tag);
+	sm4_ccm_text_ctr(&st, ctr);
+	sm4_mode_ctr_crypt(ti->ops, rk, dst, src, len, ctr);
+}
+
+/* One cmac(sm4) digest of @len bytes (subkeys made at setkey time). */
+static void cmac_request(const struct sm4_test_impl *ti, const struct keys *k,
+			 u8 *dst, const u8 *src, unsigned int len)
+{
+	struct sm4_mac_state st;
+
+	memset(&st, 0, sizeof(st));
+	sm4_mac_update(ti->mac_ops, k->data.rkey_enc, &st, src, len);
+	sm4_mac_final_keyed(ti->mac_ops, k->data.rkey_enc, &st, k->k1, k->k2);
+	memcpy(dst, st.dg, SM4_BLOCK_SIZE);
 }
 
 static void request(int i, int r, u8 *dst, const u8 *src, unsigned int len)
@@ -502,12 +618,42 @@ static void request(int i, int r, u8 *dst, const u8 *src, unsigned int len)
 		case K_GCM:
 			gcm_request(ti, k, row->enc, dst, src, len);
 			break;
+		case K_CCM:
+			ccm_request(ti, k, row->enc, dst, src, len);
+			break;
+		case K_CMAC:
+			cmac_request(ti, k, dst, src, len);
+			break;
 		default:
 			break;
 		}
 		return;
 	}
 #ifdef HAVE_GCRYPT
+	if (row->kind == K_CMAC) {
+		size_t n = SM4_BLOCK_SIZE;
+
+		gcry_mac_reset(k->mh);
+		gcry_mac_write(k->mh, src, len);
+		gcry_mac_read(k->mh, dst, &n);
+		return;
+	}
+	if (row->kind == K_CCM) {
+		gcry_cipher_hd_t h = k->h[K_CCM];
+		u64 lens[3] = { len, sizeof(gcm_aad), SM4_BLOCK_SIZE };
+
+		gcry_cipher_setiv(h, ccm_iv + 1, 15 - (ccm_iv[0] + 1));
+		gcry_cipher_ctl(h, GCRYCTL_SET_CCM_LENGTHS, lens, sizeof(lens));
+		gcry_cipher_authenticate(h, gcm_aad, sizeof(gcm_aad));
+		if (row->enc) {
+			gcry_cipher_encrypt(h, dst, len, src, len);
+			gcry_cipher_gettag(h, dst + len, SM4_BLOCK_SIZE);
+		} else {
+			gcry_cipher_decrypt(h, dst, len, src, len);
+			gcry_cipher_checktag(h, st, sizeof(st));
+		}
+		return;
+	}
 	{
 		gcry_cipher_hd_t h = k->h[row->kind];
 
@@ -558,11 +704,15 @@ static void measure(int i, int r, int s)
 
 	if (rows[r].kind == K_GCM && bimpls[i].ti && !bimpls[i].ti->gcm)
 		return;		/* no GHASH functions: no gcm cell */
+	if (mac_row(r) && bimpls[i].ti && !bimpls[i].ti->mac_ops)
+		return;		/* no MAC functions: no ccm/cmac cell */
+	if (!mac_row(r) && bimpls[i].template_of >= 0)
+		return;		/* template/X: only the MAC family's rows */
 
 	/* Correctness of this very request first. */
-	memset(dst_buf, 0, len);
+	memset(dst_buf, 0, out_len(r, s));
 	request(i, r, dst_buf, src_buf, len);
-	if (memcmp(dst_buf, ref_buf, len)) {
+	if (memcmp(dst_buf, ref_buf, out_len(r, s))) {
 		fprintf(stderr, "MISMATCH: %s %s %u bytes differs from the reference\n",
 			bimpls[i].name, rows[r].label, len);
 		c->bad = true;
@@ -769,11 +919,16 @@ static bool selected(int i, int generic, int gcry)
 		return true;
 	if (bimpls[i].path)
 		n = bimpls[i].path->driver;
+	if (bimpls[i].template_of >= 0)
+		n = bimpls[bimpls[i].template_of].name;
 	return !strcmp(n, opt_only) ||
 	       (!strncmp(n, "sm4-", 4) && !strcmp(n + 4, opt_only));
 }
 
 typedef double (*value_fn)(int i, int r, int s);
+
+/* print_table() prints only the rows this accepts, if set. */
+static bool (*row_filter)(int r);
 
 static double core_cpb(int i, int r, int s)
 {
@@ -797,6 +952,8 @@ static void print_table(const char *title, value_fn val, int i, int base,
 		printf(" %7s", size_names[s]);
 	printf("\n");
 	for (r = 0; r < N_ROWS; r++) {
+		if (row_filter && !row_filter(r))
+			continue;
 		printf("%-*s |", w, rows[r].label);
 		for (s = 0; s < N_SIZES; s++) {
 			double v = val(i, r, s);
@@ -974,7 +1131,7 @@ int main(int argc, char **argv)
 #endif
 	struct sm4_test_impl *ti;
 	int generic = -1, gcry = -1, ref;
-	int opt, cpu = -1, i, r, s, nbad = 0, ndisc = 0;
+	int opt, cpu = -1, i, n, r, s, nbad = 0, ndisc = 0;
 	bool list = false;
 	u64 t_start;
 
@@ -1019,6 +1176,8 @@ int main(int argc, char **argv)
 	}
 
 	calibrate_ticks();
+	for (i = 0; i < MAX_IMPLS; i++)
+		bimpls[i].template_of = -1;
 
 	/* The portable code first, then the backends, then libgcrypt. */
 	snprintf(bimpls[n_bimpls].name, sizeof(bimpls[0].name), "sm4-generic");
@@ -1035,6 +1194,20 @@ int main(int argc, char **argv)
 		snprintf(bimpls[n_bimpls].name, sizeof(bimpls[0].name),
 			 "sm4-%s", ti->name);
 		bimpls[n_bimpls++].ti = ti;
+	}
+	/* What the kernel's ccm/cmac templates do over each of them. */
+	for (i = 0, n = n_bimpls; i < n && n_bimpls < MAX_IMPLS - 1; i++) {
+		struct sm4_test_impl *t = &template_impls[n_bimpls];
+
+		if (i == generic || !bimpls[i].ti->mac_ops)
+			continue;
+		*t = *bimpls[i].ti;
+		t->mac_ops = &template_mac_ops;
+		t->gcm = NULL;
+		snprintf(bimpls[n_bimpls].name, sizeof(bimpls[0].name),
+			 "template/%s", t->name);
+		bimpls[n_bimpls].ti = t;
+		bimpls[n_bimpls++].template_of = i;
 	}
 #ifdef HAVE_GCRYPT
 	for (i = 0; i < (int)ARRAY_SIZE(gcry_paths) && n_bimpls < MAX_IMPLS - 1;
@@ -1173,6 +1346,19 @@ int main(int argc, char **argv)
 			if (i != gcry && !bimpls[i].path)
 				print_table(bimpls[i].name, mbps, i, gcry,
 					    " %6.2fx");
+	}
+	printf("\n## CCM and CMAC: this project's MAC functions relative to the kernel's templates over the same driver (same run; >1: faster)\n");
+	for (i = 0; i < n_bimpls; i++) {
+		char title[2 * 64 + 8];
+		int d = bimpls[i].template_of;
+
+		if (d < 0 || !selected(i, generic, gcry))
+			continue;
+		snprintf(title, sizeof(title), "%.60s / %.60s",
+			 bimpls[d].name, bimpls[i].name);
+		row_filter = mac_row;
+		print_table(title, mbps, d, i, " %6.2fx");
+		row_filter = NULL;
 	}
 	printf("\n## GCM relative to CTR on the same implementation (same run; 1: GCM costs nothing over CTR)\n");
 	for (i = 0; i < n_bimpls; i++) {

@@ -78,12 +78,20 @@ net_run()
 
 net_tls()
 {
-	local c key iv salt seq
+	local c key iv salt seq drv
 
 	while read -r c key iv salt seq; do
 		net_run part12 "$c(sm4)" "$NETTOOL" tls "$c" "$key" "$iv" \
 			"$salt" "$seq" "$NET_TLS_SIZES" "$NET/tls-$c.plain" \
 			"$NET/tls-$c.tx" "$NET/tls-$c.rx"
+		# Where this project registers the AEAD, kTLS must have got
+		# it (the crypto API hands out the highest priority).
+		ours "$c(sm4)" || continue
+		drv=$(served "$c(sm4)")
+		case $drv in
+		"$c"-sm4-*) pass "part12 tls $c: kTLS's $c(sm4) is this project's $drv" ;;
+		*) fail "part12 tls $c: kTLS's $c(sm4) is $drv, though a $c-sm4-* driver is registered" ;;
+		esac
 	done <"$NET/tls.keys"
 }
 
@@ -319,8 +327,19 @@ part12()
 	net_tls
 	say "TIME: $ARCH part12 kernel TLS $(elapsed "$t") s"
 	t=$(uptime_s)
+	# Where this project's drivers serve ccm(sm4) and the MACs, their
+	# CBC-MAC assembly must have run in these AEAD and hash socket tests
+	# (only ccm uses it among the AEADs), not the portable code.  Only
+	# the *_cbcmac entry points are probed.
+	kp_arm "part12 afalg aead" cbcmac
 	net_run "part12 afalg" - "$AFALG" aead "$NET/aead.bin"
+	ours "ccm(sm4)" &&
+		expect_served "part12 afalg aead" "ccm(sm4)" cbcmac
+	kp_arm "part12 afalg hash" cbcmac
 	net_run "part12 afalg" - "$AFALG" hash "$NET/aead.bin"
+	ours "cmac(sm4)" &&
+		expect_served "part12 afalg hash" "cmac(sm4)" cbcmac
+	kp_disarm
 	say "TIME: $ARCH part12 AF_ALG aead/hash $(elapsed "$t") s"
 	part_end
 }

@@ -414,13 +414,15 @@ ROOTFS_CPIO=$("$REPO_ROOT/tests/lib/make-rootfs.sh" "$ARCH") ||
 
 # Distro modules the suite needs (their dependencies are resolved
 # below).  crc32c: ext4 asks for it; virtio_console: arm64's verdict
-# channel; hmac, sha512: fscrypt's key derivation; gcm (its rfc4106
-# template), algif_aead: gcm(sm4) through AEAD sockets.  A name this kernel
+# channel; hmac, sha512: fscrypt's key derivation; gcm, ccm (their
+# rfc4106/rfc4309 templates), algif_aead, algif_hash: gcm/ccm(sm4) and
+# the SM4 MACs through AEAD and hash sockets.  A name this kernel
 # has neither as a module nor built in (cfb is gone from 6.8, crc32c_intel
 # became a library) is left out: the suite checks what it uses.
 KMODS_WANTED="virtio_pci virtio_blk virtio_console virtio_rng dm_mod dm_crypt
 	xts ecb cbc ctr cfb cts tcrypt af_alg algif_skcipher crypto_user ext4
-	crc32c_generic crc32c hmac sha512_generic sha512 gcm algif_aead"
+	crc32c_generic crc32c hmac sha512_generic sha512 gcm ccm algif_aead
+	algif_hash"
 # Part 12: kernel TLS, IPsec ESP between namespaces (tests/guest/part-net.sh).
 want_part 12 && KMODS_WANTED="$KMODS_WANTED algif_aead algif_hash cmac xcbc
 	tls gcm ccm ghash_generic authenc

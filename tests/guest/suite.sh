@@ -430,6 +430,10 @@ check_proc_crypto()
 		sm4_ce_ccm) want="ccm" ;;
 		sm4_ce_gcm) want="gcm" ;;
 		sm4_ce) want="ecb cbc cfb ctr xts cbcmac cmac xcbc" ;;
+		# x86 drivers with the serial CBC-MAC (all but gfni-avx512)
+		sm4_aesni_avx_x86_64|sm4_aesni_avx2_x86_64|\
+		sm4_gfni_avx2_x86_64|sm4_ni_x86_64)
+			want="ecb cbc cfb ctr xts cbcmac cmac xcbc ccm" ;;
 		*) want="ecb cbc cfb ctr xts" ;;
 		esac
 		modes=
@@ -478,28 +482,48 @@ check_gcm_registered()
 	fi
 }
 
+# ours NAME: whether one of this project's drivers registers NAME
+# ("<x>(sm4)" as "<x>-sm4-*").
+ours()
+{
+	crypto_table | awk -v n="$1" -v p="${1%%(*}-sm4-" '
+		$1 == n && index($2, p) == 1 { f = 1 } END { exit !f }'
+}
+
 # check_resolution TAG: each generic name resolves to the
 # highest-priority driver registered for it.
 check_resolution()
 {
-	local tag=$1 x gcm want
+	local tag=$1 x
 
 	for x in "ecb(sm4)" "cbc(sm4)" "cfb(sm4)" "ctr(sm4)" "xts(sm4)" \
 			"cts(cbc(sm4))"; do
 		resolve_check "$tag" "$x"
 	done
-	# gcm(sm4), and rfc4106 composed over it, through AEAD sockets
-	# where one of this project's drivers registers gcm(sm4).
-	crypto_table | awk '$1 == "gcm(sm4)" && $2 ~ /^gcm-sm4-/ { f = 1 } END { exit !f }' ||
-		return 0
-	resolve_check "$tag" "gcm(sm4)" --aead
-	resolve_check "$tag" "rfc4106(gcm(sm4))" --aead
-	gcm=$(best_driver "gcm(sm4)" | cut -d' ' -f1)
-	want=$(best_driver "rfc4106(gcm(sm4))" | cut -d' ' -f1)
-	if [ "$want" = "rfc4106($gcm)" ]; then
-		pass "$tag rfc4106(gcm(sm4)) is the rfc4106 template over $gcm"
+	# The MACs through hash sockets, gcm(sm4) and ccm(sm4) through AEAD
+	# sockets, where one of this project's drivers registers them.
+	for x in "cbcmac(sm4)" "cmac(sm4)" "xcbc(sm4)"; do
+		ours "$x" && resolve_check "$tag" "$x" --hash
+	done
+	ours "gcm(sm4)" && check_rfc_over "$tag" gcm rfc4106
+	ours "ccm(sm4)" && check_rfc_over "$tag" ccm rfc4309
+	return 0
+}
+
+# check_rfc_over TAG AEAD RFC: AEAD(sm4) and RFC(AEAD(sm4)) resolve to
+# their best drivers, and RFC's is the RFC template over AEAD's.
+check_rfc_over()
+{
+	local tag=$1 aead=$2 rfc=$3 base got
+
+	resolve_check "$tag" "$aead(sm4)" --aead
+	resolve_check "$tag" "$rfc($aead(sm4))" --aead
+	base=$(best_driver "$aead(sm4)" | cut -d' ' -f1)
+	got=$(best_driver "$rfc($aead(sm4))" | cut -d' ' -f1)
+	if [ "$got" = "$rfc($base)" ]; then
+		pass "$tag $rfc($aead(sm4)) is the $rfc template over $base"
 	else
-		fail "$tag rfc4106(gcm(sm4)) is '${want:-?}', not the rfc4106 template over $gcm"
+		fail "$tag $rfc($aead(sm4)) is '${got:-?}', not the $rfc template over $base"
 	fi
 }
 
@@ -605,11 +629,12 @@ kp_disarm()
 	is_loaded sm4_entry_count && rmmod sm4_entry_count
 }
 
-# kp_arm TAG: new probes (counts from zero) on every loaded driver's
-# entry points.
+# kp_arm TAG [SUFFIX]: new probes (counts from zero) on every loaded
+# driver's entry points (only those whose names end in _SUFFIX, if given:
+# a probe hit costs a trap, slow under TCG).
 kp_arm()
 {
-	local tag=$1 mod sym list= out
+	local tag=$1 only=${2:-} mod sym list= out
 
 	kp_disarm
 	if [ ! -s "$ASM_ENTRIES" ]; then
@@ -617,6 +642,7 @@ kp_arm()
 		return 1
 	fi
 	while read -r mod sym; do
+		[ -z "$only" ] || [ "${sym%_"$only"}" != "$sym" ] || continue
 		is_loaded "$mod" && list="$list${list:+,}$sym"
 	done <"$ASM_ENTRIES"
 	[ -n "$list" ] || return 0

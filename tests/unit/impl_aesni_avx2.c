@@ -6,9 +6,11 @@
  */
 #include <sm4/compat.h>
 #include <sm4/modes.h>
+#include <sm4/mac.h>
 #include "impl.h"
 
 SM4_DEFINE_MODE_OPS(sm4_aesni_avx2_ops, sm4_aesni_avx2);
+SM4_DEFINE_CBCMAC_OPS(sm4_aesni_avx2_mac_ops, sm4_aesni_avx2);
 SM4_DEFINE_GCM_OPS(sm4_aesni_avx2_gcm_ops, sm4_aesni_avx2);
 
 static bool aesni_avx2_available(void)
@@ -20,6 +22,7 @@ static bool aesni_avx2_available(void)
 static struct sm4_test_impl aesni_avx2_impl = {
 	.name = "aesni-avx2",
 	.ops = &sm4_aesni_avx2_ops,
+	.mac_ops = &sm4_aesni_avx2_mac_ops,
 	.gcm = &sm4_aesni_avx2_gcm_ops,
 	.available = aesni_avx2_available,
 	.width = 16,

@@ -7,10 +7,12 @@
  */
 #include <sm4/compat.h>
 #include <sm4/modes.h>
+#include <sm4/mac.h>
 #include "impl.h"
 #include "gfni_emu.h"
 
 SM4_DEFINE_MODE_OPS(sm4_gfni_avx2_ops, sm4_gfni_avx2);
+SM4_DEFINE_CBCMAC_OPS(sm4_gfni_avx2_mac_ops, sm4_gfni_avx2);
 SM4_DEFINE_GCM_OPS(sm4_gfni_avx2_gcm_ops, sm4_gfni_avx2);
 
 static bool gfni_avx2_available(void)
@@ -24,6 +26,7 @@ static bool gfni_avx2_available(void)
 static struct sm4_test_impl gfni_avx2_impl = {
 	.name = "gfni-avx2",
 	.ops = &sm4_gfni_avx2_ops,
+	.mac_ops = &sm4_gfni_avx2_mac_ops,
 	.gcm = &sm4_gfni_avx2_gcm_ops,
 	.available = gfni_avx2_available,
 	.width = 16,

@@ -8,11 +8,13 @@
 #include <cpuid.h>
 #include <sm4/compat.h>
 #include <sm4/modes.h>
+#include <sm4/mac.h>
 #include "../../arch/x86/sm4-ni.h"
 #include "impl.h"
 #include "sm4ni_emu.h"
 
 SM4_DEFINE_MODE_OPS(sm4_ni_avx2_ops, sm4_ni_avx2);
+SM4_DEFINE_CBCMAC_OPS(sm4_ni_avx2_mac_ops, sm4_ni_avx2);
 
 /* CPUID.(EAX=7,ECX=1):EAX[2], as the kernel driver checks it. */
 static bool cpu_has_sm4ni(void)
@@ -36,6 +38,7 @@ static bool sm4ni_available(void)
 static struct sm4_test_impl sm4ni_impl = {
 	.name = "sm4ni-avx2",
 	.ops = &sm4_ni_avx2_ops,
+	.mac_ops = &sm4_ni_avx2_mac_ops,
 	.available = sm4ni_available,
 	.expandkey = sm4_ni_expandkey,
 	.width = 16,

@@ -16,6 +16,9 @@
  *   associated data) with one flipped bit must differ;
  *   gcm: the same as ccm, through the driver's fused GHASH + CTR;
  *   zero: no bulk function touches memory for nblocks == 0;
+ *   macwatch (SIMD backends): cbcmac stores only its final value into
+ *   @mac (no running value ever appears there) and nothing into its
+ *   source;
  *   badinput: iv[0] outside 1..7, odd or out-of-range tag lengths, a
  *   text too long for L.
  */
@@ -25,6 +28,7 @@
 #include <sm4/mac.h>
 #include <sm4/gcm.h>
 #include "impl.h"
+#include "memwatch.h"
 #include "sm4-vectors.h"
 #include "sm4-mac-vectors.h"
 
@@ -155,10 +159,12 @@ static int ccm_dec_tag(const struct sm4_test_impl *impl, const u32 *rk,
 	while (pieces-- && done < v->len) {
 		unsigned int n = cut(seed, v->len - done, 1);
 
-		sm4_ccm_decrypt_mac(impl->mac_ops, rk, &st, ct + done, n);
+		sm4_ccm_decrypt_mac(impl->ops, impl->mac_ops, rk, &st,
+				    ct + done, n);
 		done += n;
 	}
-	sm4_ccm_decrypt_mac(impl->mac_ops, rk, &st, ct + done, v->len - done);
+	sm4_ccm_decrypt_mac(impl->ops, impl->mac_ops, rk, &st, ct + done,
+			    v->len - done);
 	sm4_ccm_decrypt_mac_end(impl->ops, impl->mac_ops, rk, &st);
 	sm4_ccm_tag(impl->ops, rk, &st, tag);
 	return 0;
@@ -192,8 +198,8 @@ static bool check_ccm(const struct sm4_test_impl *impl,
 		n = cut(seed, len - done, 16);
 		if (!n || sm4_vec_rand(seed) % 4 == 0)
 			n = len - done;
-		sm4_ccm_encrypt(impl->mac_ops, ctx.rkey_enc, &st, dst + done,
-				src + done, n);
+		sm4_ccm_encrypt(impl->ops, impl->mac_ops, ctx.rkey_enc, &st,
+				dst + done, src + done, n);
 	}
 	sm4_ccm_tag(impl->ops, ctx.rkey_enc, &st, tag);
 	ok &= !memcmp(dst, v->out, len) &&
@@ -332,8 +338,10 @@ static bool check_vec(const struct sm4_test_impl *impl,
 static void test_mac_zero(const struct sm4_test_impl *impl)
 {
 	impl->mac_ops->cbcmac(NULL, NULL, NULL, 0);
-	impl->mac_ops->ccm_enc(NULL, NULL, NULL, 0, NULL, NULL);
-	impl->mac_ops->ccm_dec_mac(NULL, NULL, 0, NULL, NULL);
+	if (impl->mac_ops->ccm_enc)
+		impl->mac_ops->ccm_enc(NULL, NULL, NULL, 0, NULL, NULL);
+	if (impl->mac_ops->ccm_dec_mac)
+		impl->mac_ops->ccm_dec_mac(NULL, NULL, 0, NULL, NULL);
 	if (impl->gcm && impl->gcm->init) {
 		impl->gcm->ghash(NULL, NULL, 0);
 		impl->gcm->enc(NULL, NULL, NULL, 0, NULL, NULL);
@@ -341,6 +349,85 @@ static void test_mac_zero(const struct sm4_test_impl *impl)
 	sm4_test_report(true, "mac zero: %s: the MAC%s bulk functions touch nothing for nblocks == 0",
 			impl->name, impl->gcm && impl->gcm->init ?
 			" and GHASH" : "");
+}
+
+struct cbcmac_call {
+	const struct sm4_mac_ops *mops;
+	const u32 *rk;
+	u8 *mac;
+	const u8 *src;
+	unsigned int nblocks;
+};
+
+static void cbcmac_call_run(void *arg)
+{
+	struct cbcmac_call *c = arg;
+
+	c->mops->cbcmac(c->rk, c->mac, c->src, c->nblocks);
+}
+
+/*
+ * Every store of cbcmac into @mac, over a range of lengths: @mac only
+ * ever holds its old value or the final MAC (from the portable code),
+ * and the source is left as it was.
+ */
+static void test_mac_watch(const struct sm4_test_impl *impl, uint64_t *seed)
+{
+	static const unsigned int lens[] = { 1, 2, 3, 4, 9, 16, 17, 33, 100 };
+	struct sm4_ctx ctx;
+	long stores = 0;
+	unsigned int i;
+	u8 key[16];
+	bool ok = true;
+
+	if (!memwatch_observer_supported()) {
+		printf("SKIP: macwatch: no store observer on this architecture\n");
+		return;
+	}
+	sm4_vec_fill(seed, key, sizeof(key));
+	expand(impl, &ctx, key);
+	for (i = 0; i < sizeof(lens) / sizeof(lens[0]); i++) {
+		unsigned int len = lens[i] * 16;
+		u8 *copy = malloc(len), before[16], after[16];
+		struct guarded gs, gm;
+		struct cbcmac_call c = {
+			.mops = impl->mac_ops, .rk = ctx.rkey_enc,
+			.nblocks = lens[i],
+		};
+		size_t bad = 0;
+		long n;
+
+		if (!copy)
+			abort();
+		guarded_alloc(&gs, len, true, 0);
+		guarded_alloc(&gm, 16, true, 0);
+		sm4_vec_fill(seed, gs.buf, len);
+		sm4_vec_fill(seed, before, 16);
+		memcpy(copy, gs.buf, len);
+		memcpy(after, before, 16);
+		sm4_generic_mac_ops.cbcmac(ctx.rkey_enc, after, gs.buf,
+					   lens[i]);
+		memcpy(gm.buf, before, 16);
+		c.mac = gm.buf;
+		c.src = gs.buf;
+		n = memwatch_observe(&gm, gm.buf, 16, before, after,
+				     cbcmac_call_run, &c, &bad);
+		if (n < 0 || memcmp(gm.buf, after, 16) ||
+		    memcmp(gs.buf, copy, len)) {
+			fprintf(stderr, "macwatch: %s cbcmac %u blocks: %s at offset %zu\n",
+				impl->name, lens[i], n < 0 ?
+				"mac held a value other than the old and the final one" :
+				"wrong MAC or source changed", bad);
+			ok = false;
+		} else {
+			stores += n;
+		}
+		guarded_free(&gs);
+		guarded_free(&gm);
+		free(copy);
+	}
+	sm4_test_report(ok, "macwatch: %s: cbcmac leaves its source alone and stores only the final MAC (%ld stores observed)",
+			impl->name, stores);
 }
 
 static void test_mac_badinput(void)
@@ -400,6 +487,9 @@ void sm4_test_macs(const char *path, unsigned long cases, uint64_t *seed)
 		if (!impl->mac_ops || !sm4_test_impl_selected(impl))
 			continue;
 		test_mac_zero(impl);
+		/* The portable code chains in place: the glue's own state. */
+		if (impl->mac_ops != &sm4_generic_mac_ops)
+			test_mac_watch(impl, seed);
 		if (path) {
 			f = fopen(path, "rb");
 			if (!f || sm4_mac_vec_read_header(f) < 0) {

@@ -7,7 +7,7 @@
  *   sm4-afalg cross [--cases N] [--seed S] [DRIVER...]
  *   sm4-afalg badinput [DRIVER...]
  *   sm4-afalg stress --workers N --seconds S [--vectors FILE] [DRIVER...]
- *   sm4-afalg resolve [-q] [--proc] [--aead] NAME...
+ *   sm4-afalg resolve [-q] [--proc] [--aead|--hash] NAME...
  *   sm4-afalg list
  *   sm4-afalg aead|hash VECTORS       (sm4-afalg-aead.c)
  *
@@ -65,6 +65,8 @@ int sm4_afalg_aead(int argc, char **argv, bool mac);
 #define ALG_TYPE_MASK		0x0000000f
 #define ALG_TYPE_AEAD		0x00000003
 #define ALG_TYPE_SKCIPHER	0x00000005
+#define ALG_TYPE_SHASH		0x0000000e
+#define ALG_TYPE_AHASH		0x0000000f
 #define ALG_FLAG_LARVAL		0x00000010
 #define ALG_FLAG_TESTED		0x00000400
 #define ALG_FLAG_INTERNAL	0x00002000
@@ -156,6 +158,7 @@ struct alg_entry {
 	unsigned int refcnt;
 	bool skcipher;
 	bool aead;
+	bool hash;
 	bool internal;
 	bool tested;
 };
@@ -248,6 +251,8 @@ static int table_read_proc(struct alg_table *t)
 		else if (!strcmp(key, "type")) {
 			cur->skcipher = !strcmp(val, "skcipher");
 			cur->aead = !strcmp(val, "aead");
+			cur->hash = !strcmp(val, "shash") ||
+				    !strcmp(val, "ahash");
 		}
 	}
 	fclose(f);
@@ -342,6 +347,11 @@ static int table_read_netlink(struct alg_table *t)
 				      !(a->cru_flags & ALG_FLAG_LARVAL);
 			e->aead = (a->cru_flags & ALG_TYPE_MASK) ==
 				  ALG_TYPE_AEAD &&
+				  !(a->cru_flags & ALG_FLAG_LARVAL);
+			e->hash = ((a->cru_flags & ALG_TYPE_MASK) ==
+				   ALG_TYPE_SHASH ||
+				   (a->cru_flags & ALG_TYPE_MASK) ==
+				   ALG_TYPE_AHASH) &&
 				  !(a->cru_flags & ALG_FLAG_LARVAL);
 			e->internal = a->cru_flags & ALG_FLAG_INTERNAL;
 			e->tested = a->cru_flags & ALG_FLAG_TESTED;
@@ -1138,18 +1148,19 @@ static bool same_entry(const struct alg_entry *a, const struct alg_entry *b)
 	       !strcmp(a->module, b->module) && a->priority == b->priority;
 }
 
-/* resolve --aead: the candidates are AEADs, not skciphers. */
-static bool resolve_aead;
+/* resolve --aead, --hash: the candidates are AEADs or hashes. */
+static bool resolve_aead, resolve_hash;
 
 static bool entry_matches(const struct alg_entry *e, const char *name)
 {
-	return (resolve_aead ? e->aead : e->skcipher) && !e->internal &&
+	return (resolve_hash ? e->hash : resolve_aead ? e->aead :
+		e->skcipher) && !e->internal &&
 	       (!strcmp(e->name, name) || !strcmp(e->driver, name));
 }
 
 /*
  * Which algorithm serves @name, bound on @tfm?  Candidates are the
- * skciphers (AEADs with resolve --aead) called @name (by name or driver
+ * skciphers (AEADs, hashes with resolve --aead, --hash) called @name (by name or driver
  * name); the one whose
  * reference count drops when @tfm is closed is the one the bind took.
  * When that is ambiguous, the tested candidate of highest priority.
@@ -1227,6 +1238,11 @@ static int cmd_resolve(int argc, char **argv)
 		if (!strcmp(argv[i], "--aead")) {
 			type = "aead";
 			resolve_aead = true;
+			continue;
+		}
+		if (!strcmp(argv[i], "--hash")) {
+			type = "hash";
+			resolve_hash = true;
 			continue;
 		}
 		fd = tfm_open_type(argv[i], type);
@@ -2110,7 +2126,7 @@ static void usage(void)
 		"       sm4-afalg cross [--cases N] [--seed S] [DRIVER...]\n"
 		"       sm4-afalg badinput [DRIVER...]\n"
 		"       sm4-afalg stress --workers N --seconds S [--vectors FILE] [--seed S] [DRIVER...]\n"
-		"       sm4-afalg resolve [-q] [--proc] [--aead] NAME...\n"
+		"       sm4-afalg resolve [-q] [--proc] [--aead|--hash] NAME...\n"
 		"       sm4-afalg list\n"
 		"       sm4-afalg aead|hash AEAD-VECTORS (gen-vectors --aead)\n"
 		"DRIVER: a driver name (ecb-sm4-generic) or algorithm name (ecb(sm4));\n"
