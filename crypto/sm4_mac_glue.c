@@ -208,11 +208,9 @@ static void sm4_mac_fill(struct sm4_skcipher_driver *drv,
 	snprintf(alg->base.cra_driver_name, sizeof(alg->base.cra_driver_name),
 		 "%s-sm4-%s", sm4_mac_names[id], drv->name);
 	alg->base.cra_priority = drv->priority;
-	/*
-	 * As the kernel's cbcmac template (what testmgr compares with):
-	 * CBC-MAC takes any length, CMAC and XCBC work in whole blocks.
-	 */
-	alg->base.cra_blocksize = id == SM4_MAC_CBCMAC ? 1 : SM4_BLOCK_SIZE;
+	/* cbcmac: as the kernel's cbcmac template (compat.h). */
+	alg->base.cra_blocksize = id == SM4_MAC_CBCMAC ?
+				  SM4_CBCMAC_BLOCKSIZE : SM4_BLOCK_SIZE;
 	alg->base.cra_ctxsize = sizeof(struct sm4_mac_tfm_ctx);
 	alg->base.cra_module = drv->owner;
 	alg->digestsize = SM4_BLOCK_SIZE;

@@ -18,6 +18,18 @@
 #endif
 
 /*
+ * cbcmac(sm4)'s block size is that of the kernel's cbcmac template, which
+ * the self-tests compare it with: 1 until the block-only hash API came
+ * (CRYPTO_AHASH_ALG_BLOCK_ONLY, 6.16), the cipher's 16 from then on.
+ */
+#include <crypto/internal/hash.h>
+#ifdef CRYPTO_AHASH_ALG_BLOCK_ONLY
+#define SM4_CBCMAC_BLOCKSIZE 16
+#else
+#define SM4_CBCMAC_BLOCKSIZE 1
+#endif
+
+/*
  * The "cfb" template was removed in 6.8; from then on sm4_generic
  * registers cfb(sm4) itself so that CFB stays available.
  */
