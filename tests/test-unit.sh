@@ -142,50 +142,70 @@ x86_64)
 		--with-broken --impl broken
 	expect_guard overrun "[1-9][0-9]* of [0-9]+ requests wrote outside their output buffer"
 	expect_guard srcwrite "[1-9][0-9]* of [0-9]+ out-of-place requests modified their source"
-	# Without GFNI, gfni-avx2 runs with its GFNI instructions emulated
-	# (a signal each, so fewer random cases; every length still runs).
-	if ! grep -qw gfni /proc/cpuinfo; then
-		echo "--- gfni-avx2 with GFNI emulated (tests/unit/gfni_emu.c)"
-		timeout 1800 "$ROOT/tests/unit/build/sm4-test" --emulate-gfni \
-			--impl gfni-avx2 --cases "${GFNI_EMU_CASES:-100}" |
-			sed 's/^\(PASS\|FAIL\): /\1: [gfni emulated] /'
-		timeout 1800 "$ROOT/tests/unit/build/sm4-gcm-test" \
-			--emulate-gfni --impl gfni-avx2 --grid 20 --cases 30 |
-			sed 's/^\(PASS\|FAIL\): /\1: [gfni emulated] /'
-	fi
-	# No CPU here has the SM4 instructions: sm4ni-avx2 runs with them
-	# emulated (one signal per run of SM4 instructions).  On a CPU with
-	# them the first run above covered it natively.
-	if ! grep -qw sm4 /proc/cpuinfo; then
-		echo "--- sm4ni-avx2 with the SM4 instructions emulated (tests/unit/sm4ni_emu.c)"
-		timeout 1800 "$ROOT/tests/unit/build/sm4-test" --emulate-sm4ni \
-			--impl sm4ni-avx2 --cases "${SM4NI_EMU_CASES:-10000}" |
-			sed 's/^\(PASS\|FAIL\): /\1: [sm4ni emulated] /'
-	fi
-	# Without AVX-512, gfni-avx512 runs with its AVX-512 and opmask
-	# instructions emulated (tests/unit/evex_emu.c), after the emulator's
-	# own check (whose failure ends the stage); on a CPU with AVX-512 and
-	# GFNI the first run above covered it natively.  About two minutes
-	# on this project's 2-core Zen 3 host (sm4-gcm-test: the full grid
-	# of AAD x text lengths, boundaries and 200 random cases, ~45 s).
-	if ! grep -qw avx512f /proc/cpuinfo; then
-		echo "--- gfni-avx512 with AVX-512 emulated (tests/unit/evex_emu.c)"
-		emulated avx512 300 "$ROOT/tests/unit/build/evex-emu-test"
-		emulated avx512 900 "$ROOT/tests/unit/build/sm4-test" \
-			--emulate-avx512 --impl gfni-avx512 \
-			--cases "${AVX512_EMU_CASES:-300}"
-		emulated avx512 300 "$ROOT/tests/unit/build/sm4-gcm-test" \
-			--emulate-avx512 --impl gfni-avx512 --cases 200
-	fi
-	# Nor the EVEX SM4 forms (AVX10.2): sm4ni-avx10 runs with the SM4
-	# instructions emulated by sm4ni_emu.c and everything EVEX, SM4
-	# included, by evex_emu.c.
-	if ! grep -qw avx512f /proc/cpuinfo || ! grep -qw sm4 /proc/cpuinfo; then
-		echo "--- sm4ni-avx10 with SM4 and AVX-512 emulated (tests/unit/sm4ni_emu.c, evex_emu.c)"
-		emulated sm4ni-avx10 600 "$ROOT/tests/unit/build/sm4-test" \
-			--emulate-sm4ni --emulate-avx512 --impl sm4ni-avx10 \
-			--cases "${SM4NI_AVX10_EMU_CASES:-3000}"
-	fi
+	# The emulated runs are single-threaded: two lanes run side by side
+	# (each into its own file, printed in order when both have ended).
+	lane_a()
+	{
+		# Without GFNI, gfni-avx2 runs with its GFNI instructions emulated
+		# (a signal each, so fewer random cases; every length still runs).
+		if ! grep -qw gfni /proc/cpuinfo; then
+			echo "--- gfni-avx2 with GFNI emulated (tests/unit/gfni_emu.c)"
+			timeout 1800 "$ROOT/tests/unit/build/sm4-test" --emulate-gfni \
+				--impl gfni-avx2 --cases "${GFNI_EMU_CASES:-100}" |
+				sed 's/^\(PASS\|FAIL\): /\1: [gfni emulated] /'
+			timeout 1800 "$ROOT/tests/unit/build/sm4-gcm-test" \
+				--emulate-gfni --impl gfni-avx2 --grid 20 --cases 30 |
+				sed 's/^\(PASS\|FAIL\): /\1: [gfni emulated] /'
+		fi
+		# No CPU here has the SM4 instructions: sm4ni-avx2 runs with them
+		# emulated (one signal per run of SM4 instructions).  On a CPU with
+		# them the first run above covered it natively.
+		if ! grep -qw sm4 /proc/cpuinfo; then
+			echo "--- sm4ni-avx2 with the SM4 instructions emulated (tests/unit/sm4ni_emu.c)"
+			timeout 1800 "$ROOT/tests/unit/build/sm4-test" --emulate-sm4ni \
+				--impl sm4ni-avx2 --cases "${SM4NI_EMU_CASES:-10000}" |
+				sed 's/^\(PASS\|FAIL\): /\1: [sm4ni emulated] /'
+		fi
+	}
+	lane_b()
+	{
+		# Without AVX-512, gfni-avx512 runs with its AVX-512 and opmask
+		# instructions emulated (tests/unit/evex_emu.c), after the emulator's
+		# own check (whose failure ends the stage); on a CPU with AVX-512 and
+		# GFNI the first run above covered it natively.  About two minutes
+		# on this project's 2-core Zen 3 host (sm4-gcm-test: the full grid
+		# of AAD x text lengths, boundaries and 200 random cases, ~45 s).
+		if ! grep -qw avx512f /proc/cpuinfo; then
+			echo "--- gfni-avx512 with AVX-512 emulated (tests/unit/evex_emu.c)"
+			emulated avx512 300 "$ROOT/tests/unit/build/evex-emu-test"
+			emulated avx512 900 "$ROOT/tests/unit/build/sm4-test" \
+				--emulate-avx512 --impl gfni-avx512 \
+				--cases "${AVX512_EMU_CASES:-300}"
+			emulated avx512 300 "$ROOT/tests/unit/build/sm4-gcm-test" \
+				--emulate-avx512 --impl gfni-avx512 --cases 200
+		fi
+		# Nor the EVEX SM4 forms (AVX10.2): sm4ni-avx10 runs with the SM4
+		# instructions emulated by sm4ni_emu.c and everything EVEX, SM4
+		# included, by evex_emu.c.
+		if ! grep -qw avx512f /proc/cpuinfo || ! grep -qw sm4 /proc/cpuinfo; then
+			echo "--- sm4ni-avx10 with SM4 and AVX-512 emulated (tests/unit/sm4ni_emu.c, evex_emu.c)"
+			emulated sm4ni-avx10 600 "$ROOT/tests/unit/build/sm4-test" \
+				--emulate-sm4ni --emulate-avx512 --impl sm4ni-avx10 \
+				--cases "${SM4NI_AVX10_EMU_CASES:-3000}"
+		fi
+	}
+	lanes="$ROOT/tests/unit/build/lanes"
+	mkdir -p "$lanes"
+	(lane_a) >"$lanes/a.log" 2>&1 &
+	pa=$!
+	(lane_b) >"$lanes/b.log" 2>&1 &
+	pb=$!
+	ra=0
+	rb=0
+	wait "$pa" || ra=$?
+	wait "$pb" || rb=$?
+	cat "$lanes/a.log" "$lanes/b.log"
+	[ "$ra" -eq 0 ] && [ "$rb" -eq 0 ]
 	;;
 aarch64)
 	make -s -C "$ROOT/tests/unit" ARCH=aarch64 -j"$(nproc)" >&2
