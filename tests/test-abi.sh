@@ -329,21 +329,16 @@ host_series()
 	done
 }
 
-# --- 6.12, 7.2: inside the suite's chroot, under its lock -----------------
-PROC_MOUNT=
-cleanup()
-{
-	if [ -n "$PROC_MOUNT" ]; then
-		umount "$PROC_MOUNT" 2>/dev/null || umount -l "$PROC_MOUNT"
-		PROC_MOUNT=
-	fi
-}
-trap cleanup EXIT
+# --- 6.12, 7.2: inside the suite's chroot, shared with its other users ---
+# (its lock held shared, in a directory of its own, /proc in a mount
+# namespace of the build's own: tests/lib/make-chroot.sh).
+CHR_WORK=
+trap '[ -z "$CHR_WORK" ] || rm -rf "$CHR_WORK"' EXIT
 trap 'exit 130' INT TERM
 
 chroot_series()
 {
-	local series=$1 up=$2 suite chr arch flav kdir d margs
+	local series=$1 up=$2 suite chr arch flav kdir d margs rdir
 
 	suite=$(_upstream_suite "$series")
 	chr="$CACHE/chroots/$suite"
@@ -352,10 +347,9 @@ chroot_series()
 		return
 	fi
 	exec 9>"$CACHE/chroots/.$suite.lock"
-	flock 9
-	if ! mountpoint -q "$chr/proc"; then	# objtool reads /proc
-		mount -t proc proc "$chr/proc" && PROC_MOUNT="$chr/proc"
-	fi
+	flock -s 9
+	rdir=/sm4-build/abi-$$
+	CHR_WORK=$chr$rdir
 	for arch in $ARCHES; do
 		case $arch in
 		x86_64) flav=amd64 margs=() ;;
@@ -376,15 +370,15 @@ chroot_series()
 			continue
 			;;
 		esac
-		stage_refs "$up" "$chr/sm4-abi/$arch" "$arch"
-		stage_ours "$chr/sm4-abi/$arch"
+		stage_refs "$up" "$CHR_WORK/$arch" "$arch"
+		stage_ours "$CHR_WORK/$arch"
 		SERIES_NOW=$series arch_now=$arch KDIR_HOST=$chr$kdir
 		build_and_compare "abi $series $arch (${kdir#/usr/src/linux-headers-})" \
-			"$chr/sm4-abi/$arch" "/sm4-abi/$arch" "$arch" ours \
-			nice chroot "$chr" make -C "$kdir" -j"$(nproc)" "${margs[@]}"
+			"$CHR_WORK/$arch" "$rdir/$arch" "$arch" ours \
+			nice "${CHROOT_NS[@]}" "$chr" make -C "$kdir" -j"$(nproc)" "${margs[@]}"
 	done
-	rm -rf "$chr/sm4-abi"
-	cleanup
+	rm -rf "$CHR_WORK"
+	CHR_WORK=
 	exec 9>&-
 }
 

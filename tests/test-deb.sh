@@ -488,10 +488,10 @@ chroot_test()
 		fail "trixie: no chroot (tests/lib/make-chroot.sh trixie failed)"
 		return 1
 	fi
-	# The chroot is shared with test-kbuild-matrix.sh: hold its lock and
+	# The chroot is shared with test-kbuild-matrix.sh: hold its lock shared and
 	# change nothing in it: every change goes into an overlay.
 	exec 9>"$CACHE/chroots/.trixie.lock"
-	flock -w 3600 9 || { fail "trixie: the chroot stayed locked for an hour"; return 1; }
+	flock -s -w 3600 9 || { fail "trixie: the chroot stayed locked for an hour"; return 1; }
 	R=$ov/root
 	mkdir -p "$ov/upper" "$ov/work" "$R"
 	if ! mount -t overlay overlay -o "lowerdir=$chr,upperdir=$ov/upper,workdir=$ov/work" "$R"; then

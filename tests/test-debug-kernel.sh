@@ -29,10 +29,13 @@
 #    wrong only on lengths above every fixed test vector (so only the
 #    fuzzer's random vectors meet the fault) and that calls might_sleep()
 #    with preemption off.  Must fail, for exactly those reasons: each of
-#    ecb/cbc/ctr/xts-sm4-broken fails its self-test on a "random:"
-#    vector, the console check reports "BUG: sleeping function called
+#    ecb/cbc/ctr/xts-sm4-broken and cts-cbc-sm4-broken fails its
+#    self-test on a "random:" vector (cfb has no vectors), the console check reports "BUG: sleeping function called
 #    from invalid context", every real driver still passes, and nothing
 #    else fails.
+#
+# Runs 1 on 6.12 and 2 in one lane, run 1 on the newest kernel in a
+# second lane side by side (each prints when both have ended).
 #
 # --fault-run-only WORKDIR: only run 2, with the modules of the run-guest.sh
 # work directory WORKDIR (an earlier run 1).
@@ -57,7 +60,6 @@ while [ $# -gt 0 ]; do
 	esac
 done
 RG="$REPO_ROOT/tests/guest/run-guest.sh"
-rc=0
 
 # debug_kernel SUITE: build (or find cached) SUITE's debug kernel, say
 # how long that took.
@@ -72,63 +74,88 @@ debug_kernel()
 	echo "TIME: debug-kernel $1 ($(cat "$d/kernel.release")) build (or cache hit) $(($(date +%s) - t0)) s; its cold build took $(cat "$d/time") s"
 }
 
-if [ -z "$FIRST" ]; then
-	# Run 1 on 6.12, then on the newest kernel (CRYPTO_SELFTESTS_FULL)
-	# the fuzzer and dm-crypt (the budget: AF_ALG vectors and bad
-	# input under KASAN on one kernel).
-	for suite in trixie sid; do
-		debug_kernel "$suite" || { rc=1; continue; }
-		parts=fuzz,3,4,5
-		[ "$suite" = trixie ] || parts=fuzz,5
-		"$RG" --arch x86_64 --suite "$suite" --debug-kernel --fuzz-iterations "$FUZZ" \
-			--cases "$CASES" --cross-cases 100 --parts "$parts" --timeout 3000 || rc=1
-	done
-	FIRST="$REPO_ROOT/build/guest/trixie-x86_64-max-debug"
-fi
+# run1 SUITE: run 1 on SUITE's debug kernel: on 6.12 parts fuzz,3,4,5; on
+# the newest kernel (CRYPTO_SELFTESTS_FULL) the fuzzer and dm-crypt (the
+# budget: AF_ALG vectors and bad input under KASAN on one kernel).
+run1()
+{
+	local parts=fuzz,3,4,5
 
-# Run 2: the faults.  Its own FAIL lines are expected; this script
-# judges them.
-LOG="$REPO_ROOT/build/guest/debug-broken.log"
-VER="$REPO_ROOT/build/guest/trixie-x86_64-max-broken-debug/verdict1.txt.clean"
-rm -f "$VER"
-mkdir -p "${LOG%/*}"
-"$RG" --arch x86_64 --suite trixie --debug-kernel --fuzz-iterations "$BROKEN_FUZZ" \
-	--with-broken --broken-args "corrupt_from=33 before_test=1 sleep_in_atomic=1" \
-	--parts fuzz --cases 100 --reuse-modules "$FIRST" --timeout 3000 >"$LOG" 2>&1
-brc=$?
-if [ $brc -ne 1 ] || [ ! -s "$VER" ]; then
-	echo "FAIL: debug-kernel fault run: run-guest.sh exited with $brc (expected 1) or left no verdict (log $LOG)"
-	tail -n 20 "$LOG"
-	exit 1
-fi
-bad=0
-for m in ecb cbc ctr xts; do
-	if grep -qE "^FAIL: x86_64 partfuzz $m-sm4-broken \($m\(sm4\), skcipher, sm4_broken_test\): selftest unknown: (\[[ 0-9.]*\] )?alg: skcipher: $m-sm4-broken (en|de)cryption test failed \(wrong result\) on test vector \"random:" "$VER"; then
-		pass "debug-kernel fault run: the fuzzer caught $m-sm4-broken on a random vector ($(grep -oE "partfuzz $m-sm4-broken .*random: len=[0-9]+" "$VER" | sed 's/.*random: //'))"
+	debug_kernel "$1" || return 1
+	[ "$1" = trixie ] || parts=fuzz,5
+	"$RG" --arch x86_64 --suite "$1" --debug-kernel --fuzz-iterations "$FUZZ" \
+		--cases "$CASES" --cross-cases 100 --parts "$parts" --timeout 3000
+}
+
+# fault_run: run 2 with the modules of run 1 on 6.12 (work directory
+# FIRST).  Its own FAIL lines are expected; this script judges them.
+fault_run()
+{
+	local brc bad=0 m g other
+	local log="$REPO_ROOT/build/guest/debug-broken.log"
+	local ver="$REPO_ROOT/build/guest/trixie-x86_64-max-broken-debug/verdict1.txt.clean"
+
+	rm -f "$ver"
+	mkdir -p "${log%/*}"
+	"$RG" --arch x86_64 --suite trixie --debug-kernel --fuzz-iterations "$BROKEN_FUZZ" \
+		--with-broken --broken-args "corrupt_from=33 before_test=1 sleep_in_atomic=1" \
+		--parts fuzz --cases 100 --reuse-modules "$FIRST" --timeout 3000 >"$log" 2>&1
+	brc=$?
+	if [ $brc -ne 1 ] || [ ! -s "$ver" ]; then
+		echo "FAIL: debug-kernel fault run: run-guest.sh exited with $brc (expected 1) or left no verdict (log $log)"
+		tail -n 20 "$log"
+		return 1
+	fi
+	# Each mode the kernel has vectors for (not cfb), and cts(cbc(sm4)),
+	# which the shared glue registers over the broken cbc.
+	for m in ecb cbc ctr xts cts-cbc; do
+		g="${m/-/\\(}\\(sm4\\)"
+		[ "$m" = cts-cbc ] && g="$g\\)"
+		if grep -qE "^FAIL: x86_64 partfuzz $m-sm4-broken \($g, skcipher, sm4_broken_test\): selftest unknown: (\[[ 0-9.]*\] )?alg: skcipher: $m-sm4-broken (en|de)cryption test failed \(wrong result\) on test vector \"random:" "$ver"; then
+			pass "debug-kernel fault run: the fuzzer caught $m-sm4-broken on a random vector ($(grep -oE "partfuzz $m-sm4-broken .*random: len=[0-9]+" "$ver" | sed 's/.*random: //'))"
+		else
+			fail "debug-kernel fault run: $m-sm4-broken was not caught by the fuzzer on a random vector"
+			bad=1
+		fi
+	done
+	if grep -qE '^FAIL: x86_64 boot 1: kernel console is clean \(found: .*BUG: sleeping function called from invalid context' "$log"; then
+		pass "debug-kernel fault run: the console check reports the injected might_sleep() in atomic context"
 	else
-		fail "debug-kernel fault run: $m-sm4-broken was not caught by the fuzzer on a random vector"
+		fail "debug-kernel fault run: the injected might_sleep() in atomic context was not reported"
 		bad=1
 	fi
-done
-if grep -qE '^FAIL: x86_64 boot 1: kernel console is clean \(found: .*BUG: sleeping function called from invalid context' "$LOG"; then
-	pass "debug-kernel fault run: the console check reports the injected might_sleep() in atomic context"
+	# Nothing else failed: the expected lines above, the suite's own
+	# kernel-log and taint checks (the same reports), the host's summary.
+	other=$(grep -E '^FAIL: ' "$log" | grep -vE \
+		-e 'partfuzz (ecb|cbc|ctr|xts|cts-cbc)-sm4-broken ' \
+		-e 'boot 1: kernel console is clean \(found: .*BUG: sleeping function' \
+		-e 'phase 1: kernel log has a WARNING/BUG/Oops' \
+		-e 'phase 1: kernel tainted ' )
+	if [ -z "$other" ]; then
+		pass "debug-kernel fault run: nothing else failed ($(grep -c '^PASS: .*partfuzz .*-sm4-\(generic\|aesni\|gfni\)' "$ver") real drivers' self-tests still passed)"
+	else
+		echo "$other" | sed 's/^/  | /'
+		fail "debug-kernel fault run: other checks failed too"
+		bad=1
+	fi
+	[ $bad = 0 ]
+}
+
+# Lane A: 6.12 run 1, then the fault run with its modules; lane B, side
+# by side (each guest keeps about one core and a half busy under TCG):
+# run 1 on the newest kernel.
+lane_a()
+{
+	local r=0
+
+	run1 trixie || r=1
+	fault_run || r=1
+	return $r
+}
+lane_b() { run1 sid; }
+if [ -z "$FIRST" ]; then
+	FIRST="$REPO_ROOT/build/guest/trixie-x86_64-max-debug"
+	run_lanes "$REPO_ROOT/build/guest/debug-lanes" lane_a lane_b
 else
-	fail "debug-kernel fault run: the injected might_sleep() in atomic context was not reported"
-	bad=1
+	fault_run
 fi
-# Nothing else failed: the expected lines above, the suite's own
-# kernel-log and taint checks (the same reports), the host's summary.
-other=$(grep -E '^FAIL: ' "$LOG" | grep -vE \
-	-e 'partfuzz (ecb|cbc|ctr|xts)-sm4-broken ' \
-	-e 'boot 1: kernel console is clean \(found: .*BUG: sleeping function' \
-	-e 'phase 1: kernel log has a WARNING/BUG/Oops' \
-	-e 'phase 1: kernel tainted ' )
-if [ -z "$other" ]; then
-	pass "debug-kernel fault run: nothing else failed ($(grep -c '^PASS: .*partfuzz .*-sm4-\(generic\|aesni\|gfni\)' "$VER") real drivers' self-tests still passed)"
-else
-	echo "$other" | sed 's/^/  | /'
-	fail "debug-kernel fault run: other checks failed too"
-	bad=1
-fi
-[ $bad = 0 ] || rc=1
-exit $rc

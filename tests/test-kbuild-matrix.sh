@@ -24,9 +24,8 @@ SUITES=("$@")
 [ ${#SUITES[@]} -gt 0 ] || SUITES=(trixie sid)
 rc=0
 
-# Mounts made by this script (MOUNTS, common.sh), unmounted on any exit,
-# after the build that may be running in them (its own process group) is
-# stopped.
+# The build that may be running (its own process group), stopped on any
+# exit.
 BUILD_PID=
 cleanup()
 {
@@ -35,16 +34,9 @@ cleanup()
 		wait "$BUILD_PID" 2>/dev/null
 		BUILD_PID=
 	fi
-	unmount_all
 }
 trap cleanup EXIT
 trap 'exit 130' INT TERM
-
-mount_proc()
-{
-	mountpoint -q "$1/proc" || mount -t proc proc "$1/proc" || return 1
-	MOUNTS+=("$1/proc")
-}
 
 # want_modules ARCH: the modules the sources must produce for ARCH.
 want_modules()
@@ -94,7 +86,7 @@ build()
 		cpio -pdm --quiet "$chr$dir")
 	# In the background, so that a signal stops the script (and, through
 	# the trap, the build) at once.
-	setsid -w timeout -k 10 1800 chroot "$chr" make -C "$kdir" M="$dir" W=1 C=2 -j"$(nproc)" \
+	setsid -w timeout -k 10 1800 "${CHROOT_NS[@]}" "$chr" make -C "$kdir" M="$dir" W=1 C=2 -j"$(nproc)" \
 		"${margs[@]}" modules >"$log" 2>&1 &
 	BUILD_PID=$!
 	wait "$BUILD_PID"
@@ -156,12 +148,6 @@ for suite in "${SUITES[@]}"; do
 	flock -s 9
 	BDIR=/sm4-build/matrix-$$
 	rm -rf "$chr$BDIR"
-	if ! mount_proc "$chr"; then	# objtool reads /proc
-		echo "FAIL: kbuild $suite: cannot mount /proc in the chroot"
-		rc=1
-		exec 9>&-
-		continue
-	fi
 	for arch in $ARCHES; do
 		build "$suite" "$chr" "$arch" || rc=1
 	done

@@ -194,18 +194,7 @@ x86_64)
 				--cases "${SM4NI_AVX10_EMU_CASES:-3000}"
 		fi
 	}
-	lanes="$ROOT/tests/unit/build/lanes"
-	mkdir -p "$lanes"
-	(lane_a) >"$lanes/a.log" 2>&1 &
-	pa=$!
-	(lane_b) >"$lanes/b.log" 2>&1 &
-	pb=$!
-	ra=0
-	rb=0
-	wait "$pa" || ra=$?
-	wait "$pb" || rb=$?
-	cat "$lanes/a.log" "$lanes/b.log"
-	[ "$ra" -eq 0 ] && [ "$rb" -eq 0 ]
+	run_lanes "$ROOT/tests/unit/build/lanes" lane_a lane_b
 	;;
 aarch64)
 	make -s -C "$ROOT/tests/unit" ARCH=aarch64 -j"$(nproc)" >&2

@@ -62,6 +62,11 @@ KEY=$( {
 		"$KDIR/include/config/kernel.release" 2>/dev/null
 } | sha256sum | cut -c1-16)
 CACHED=$CACHE/upstream-sm4/$ARCH-$SERIES-$KEY
+# One build per kernel and architecture at a time: a second caller waits
+# and takes the first one's results from the cache.
+mkdir -p "$CACHE/upstream-sm4"
+exec 6>"$CACHE/upstream-sm4/.$ARCH-$SERIES.lock"
+flock 6
 if [ -e "$CACHED/.complete" ]; then
 	rm -rf "$OUTDIR/modules"
 	cp -a "$CACHED/modules" "$OUTDIR/"
@@ -104,14 +109,15 @@ module()
 
 if [ -n "$CHROOT" ]; then
 	suite=${CHROOT##*/}
+	# Shared with the chroot's other users, in a directory of its own.
 	if [ -z "${SM4_CHROOT_LOCKED:-}" ]; then
 		exec 9>"$CACHE/chroots/.$suite.lock"
-		flock 9
+		flock -s 9
 	fi
-	STAGE=$CHROOT/sm4-upstream/$ARCH
-	RUN=(chroot "$CHROOT")
+	RSTAGE=/sm4-build/upstream-$ARCH-$$
+	STAGE=$CHROOT$RSTAGE
+	RUN=("${CHROOT_NS[@]}" "$CHROOT")
 	RKDIR=${KDIR#"$CHROOT"}
-	RSTAGE=/sm4-upstream/$ARCH
 else
 	STAGE=$OUTDIR/src
 	RUN=()
@@ -149,12 +155,7 @@ MARGS=(-C "$RKDIR" -j"$(nproc)")
 [ "$ARCH" = arm64 ] && MARGS+=(ARCH=arm64 CROSS_COMPILE=aarch64-linux-gnu-)
 LOG=$OUTDIR/build.log
 : >"$LOG"
-# objtool reads /proc; mount it for the build if the chroot lacks it.
-UNMOUNT=
-if [ -n "$CHROOT" ] && ! mountpoint -q "$CHROOT/proc"; then
-	mount -t proc proc "$CHROOT/proc" && UNMOUNT=$CHROOT/proc
-fi
-trap '[ -z "$UNMOUNT" ] || umount "$UNMOUNT" || umount -l "$UNMOUNT"' EXIT
+[ -z "$CHROOT" ] || trap 'rm -rf "$STAGE"' EXIT
 
 log "building upstream's $SERIES SM4 modules for $ARCH against $KDIR"
 if ! timeout 1800 nice "${RUN[@]}" make "${MARGS[@]}" M="$RSTAGE" modules >>"$LOG" 2>&1 ||
@@ -175,10 +176,7 @@ for m in "${MODULES[@]}"; do
 	"$STRIP" --strip-debug "$OUTDIR/modules/$name.ko"
 	echo "$m" >>"$OUTDIR/modules.list"
 done
-if [ -n "$CHROOT" ]; then
-	rm -rf "$STAGE"
-	rmdir "${STAGE%/*}" 2>/dev/null || true
-fi
+[ -z "$CHROOT" ] || rm -rf "$STAGE"
 # Kept for the next caller (one build per kernel and architecture).
 rm -rf "$CACHE/upstream-sm4/$ARCH-$SERIES"-*
 mkdir -p "$CACHED.tmp$$"

@@ -4,7 +4,8 @@
 #
 # Provides: REPO_ROOT, CACHE, log/die, pass/fail/skip, run_timeout, ensure_pkgs, detect_kver,
 # deb_arch, kernel_flavour, ensure_foreign_arch, apt_download, unpack_deb,
-# host_suite, suite_apt, suite_download, MOUNTS/unmount_all.
+# host_suite, suite_apt, suite_download, MOUNTS/unmount_all, CHROOT_NS,
+# run_lanes.
 
 # shellcheck shell=bash
 
@@ -298,9 +299,39 @@ suite_download()
 	echo "$f"
 }
 
+# run_lanes DIR FUNC...: run each FUNC (a shell function, in a subshell)
+# side by side, its output in DIR/FUNC.log; then print the logs in the
+# order given.  Fails if any FUNC failed.
+run_lanes()
+{
+	local dir=$1 f rc=0 pids=()
+
+	shift
+	mkdir -p "$dir"
+	for f in "$@"; do
+		("$f") >"$dir/$f.log" 2>&1 &
+		pids+=($!)
+	done
+	for f in "${pids[@]}"; do
+		wait "$f" || rc=1
+	done
+	for f in "$@"; do
+		cat "$dir/$f.log"
+	done
+	return $rc
+}
+
 # Mounts made by a script: append each mount point to MOUNTS after
 # mounting it; unmount_all (e.g. from an EXIT trap) unmounts them in
 # reverse order, lazily if a plain umount fails.
+# "${CHROOT_NS[@]}" DIR CMD...: run CMD chrooted in DIR, in a mount
+# namespace of its own with its own /proc (objtool reads it).  The users
+# of a suite chroot share it (tests/lib/make-chroot.sh): none of them
+# mounts anything where the others would see it, or unmounts it under them.
+# shellcheck disable=SC2016
+CHROOT_NS=(unshare -m --propagation private sh -c
+	'mount -t proc proc "$0/proc" && exec chroot "$0" "$@"')
+
 MOUNTS=()
 unmount_all()
 {

@@ -6,8 +6,10 @@
  * It registers all five skciphers ecb/cbc/cfb/ctr/xts(sm4) as
  * "<mode>-sm4-broken" through the project's shared glue at priority
  * 9000, above every real driver (the highest is 600), so that the
- * generic names "<mode>(sm4)" resolve to it as well.  Loading fails
- * (with a log line) unless all five were registered.
+ * generic names "<mode>(sm4)" resolve to it as well (the glue also
+ * registers cts-cbc-sm4-broken, cts(cbc(sm4)) over its cbc, as for
+ * every driver).  Loading fails (with a log line) unless all five were
+ * registered.
  *
  * Its bulk functions are the portable ones, and they stay correct while
  * the kernel's self-test of their algorithm runs: the crypto manager
