@@ -263,13 +263,9 @@ int sm4_gcm_register(struct sm4_skcipher_driver *drv)
 
 	memset(alg, 0, sizeof(*alg));
 	strscpy(alg->base.cra_name, "gcm(sm4)", sizeof(alg->base.cra_name));
-	snprintf(alg->base.cra_driver_name, sizeof(alg->base.cra_driver_name),
-		 "gcm-sm4-%s", drv->name);
 	/* Above the gcm template over this driver's ctr(sm4). */
-	alg->base.cra_priority = drv->priority + 1;
-	alg->base.cra_blocksize = 1;
-	alg->base.cra_ctxsize = sizeof(struct sm4_gcm_ctx);
-	alg->base.cra_module = drv->owner;
+	sm4_glue_fill_base(&alg->base, drv, "gcm", drv->priority + 1, 1,
+			   sizeof(struct sm4_gcm_ctx));
 	alg->ivsize = SM4_GCM_IV_SIZE;
 	alg->maxauthsize = SM4_GCM_MAX_AUTHSIZE;
 	alg->chunksize = SM4_BLOCK_SIZE;

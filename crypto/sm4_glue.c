@@ -380,6 +380,23 @@ static int sm4_xts_decrypt(struct skcipher_request *req)
 	return sm4_xts_crypt(req, false);
 }
 
+void sm4_glue_fill_base(struct crypto_alg *base,
+			const struct sm4_skcipher_driver *drv,
+			const char *prefix, int priority,
+			unsigned int blocksize, unsigned int ctxsize)
+{
+	if (prefix)
+		snprintf(base->cra_driver_name, sizeof(base->cra_driver_name),
+			 "%s-sm4-%s", prefix, drv->name);
+	else
+		snprintf(base->cra_driver_name, sizeof(base->cra_driver_name),
+			 "sm4-%s", drv->name);
+	base->cra_priority = priority;
+	base->cra_blocksize = blocksize;
+	base->cra_ctxsize = ctxsize;
+	base->cra_module = drv->owner;
+}
+
 static void sm4_skcipher_fill(struct sm4_skcipher_driver *drv,
 			      enum sm4_mode mode)
 {
@@ -396,15 +413,10 @@ static void sm4_skcipher_fill(struct sm4_skcipher_driver *drv,
 	/* cts over cbc: "cts(cbc(sm4))", "cts-cbc-sm4-<name>". */
 	snprintf(alg->base.cra_name, sizeof(alg->base.cra_name), "%s%s(sm4)%s",
 		 sm4_mode_names[mode], cts ? "(cbc" : "", cts ? ")" : "");
-	snprintf(alg->base.cra_driver_name, sizeof(alg->base.cra_driver_name),
-		 "%s-%ssm4-%s", sm4_mode_names[mode], cts ? "cbc-" : "",
-		 drv->name);
 	/* cts: above the cts template over this driver's cbc. */
-	alg->base.cra_priority = drv->priority + cts;
-	alg->base.cra_blocksize = stream ? 1 : SM4_BLOCK_SIZE;
-	alg->base.cra_ctxsize = xts ? sizeof(struct sm4_xts_ctx) :
-				      sizeof(struct sm4_ctx);
-	alg->base.cra_module = drv->owner;
+	sm4_glue_fill_base(&alg->base, drv, cts ? "cts-cbc" : sm4_mode_names[mode],
+			   drv->priority + cts, stream ? 1 : SM4_BLOCK_SIZE,
+			   xts ? sizeof(struct sm4_xts_ctx) : sizeof(struct sm4_ctx));
 
 	alg->min_keysize = xts ? 2 * SM4_KEY_SIZE : SM4_KEY_SIZE;
 	alg->max_keysize = alg->min_keysize;
@@ -466,13 +478,9 @@ static void sm4_cipher_fill(struct sm4_skcipher_driver *drv)
 
 	memset(alg, 0, sizeof(*alg));
 	strscpy(alg->cra_name, "sm4", sizeof(alg->cra_name));
-	snprintf(alg->cra_driver_name, sizeof(alg->cra_driver_name),
-		 "sm4-%s", drv->name);
-	alg->cra_priority = drv->cipher_priority;
+	sm4_glue_fill_base(alg, drv, NULL, drv->cipher_priority,
+			   SM4_BLOCK_SIZE, sizeof(struct sm4_ctx));
 	alg->cra_flags = CRYPTO_ALG_TYPE_CIPHER;
-	alg->cra_blocksize = SM4_BLOCK_SIZE;
-	alg->cra_ctxsize = sizeof(struct sm4_ctx);
-	alg->cra_module = drv->owner;
 	alg->cra_u.cipher.cia_min_keysize = SM4_KEY_SIZE;
 	alg->cra_u.cipher.cia_max_keysize = SM4_KEY_SIZE;
 	alg->cra_u.cipher.cia_setkey = sm4_cipher_setkey;

@@ -205,14 +205,10 @@ static void sm4_mac_fill(struct sm4_skcipher_driver *drv,
 
 	snprintf(alg->base.cra_name, sizeof(alg->base.cra_name), "%s(sm4)",
 		 sm4_mac_names[id]);
-	snprintf(alg->base.cra_driver_name, sizeof(alg->base.cra_driver_name),
-		 "%s-sm4-%s", sm4_mac_names[id], drv->name);
-	alg->base.cra_priority = drv->priority;
-	/* cbcmac: as the kernel's cbcmac template (compat.h). */
-	alg->base.cra_blocksize = id == SM4_MAC_CBCMAC ?
-				  SM4_CBCMAC_BLOCKSIZE : SM4_BLOCK_SIZE;
-	alg->base.cra_ctxsize = sizeof(struct sm4_mac_tfm_ctx);
-	alg->base.cra_module = drv->owner;
+	/* cbcmac: the block size of the kernel's cbcmac template (compat.h). */
+	sm4_glue_fill_base(&alg->base, drv, sm4_mac_names[id], drv->priority,
+			   id == SM4_MAC_CBCMAC ? SM4_CBCMAC_BLOCKSIZE : SM4_BLOCK_SIZE,
+			   sizeof(struct sm4_mac_tfm_ctx));
 	alg->digestsize = SM4_BLOCK_SIZE;
 	alg->descsize = sizeof(struct sm4_mac_state);
 	alg->statesize = sizeof(struct sm4_mac_state);
@@ -446,16 +442,12 @@ static void sm4_ccm_fill(struct sm4_skcipher_driver *drv)
 	memset(calg, 0, sizeof(*calg));
 	calg->drv = drv;
 	strscpy(alg->base.cra_name, "ccm(sm4)", sizeof(alg->base.cra_name));
-	snprintf(alg->base.cra_driver_name, sizeof(alg->base.cra_driver_name),
-		 "ccm-sm4-%s", drv->name);
 	/*
 	 * Above the ccm template over this driver's ctr and cbcmac, whose
 	 * priority is their mean.
 	 */
-	alg->base.cra_priority = drv->priority + 1;
-	alg->base.cra_blocksize = 1;
-	alg->base.cra_ctxsize = sizeof(struct sm4_ctx);
-	alg->base.cra_module = drv->owner;
+	sm4_glue_fill_base(&alg->base, drv, "ccm", drv->priority + 1, 1,
+			   sizeof(struct sm4_ctx));
 	alg->ivsize = SM4_BLOCK_SIZE;
 	alg->chunksize = SM4_BLOCK_SIZE;
 	alg->maxauthsize = SM4_BLOCK_SIZE;

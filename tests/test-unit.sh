@@ -33,6 +33,7 @@
 
 set -euo pipefail
 ROOT=$(cd "$(dirname "$0")/.." && pwd)
+. "$ROOT/tests/lib/common.sh"	# run_lanes
 ARCH=$1
 CASES=${2:-10000}
 make -s -C "$ROOT/tests/unit" -j"$(nproc)" >&2

@@ -149,6 +149,16 @@ sm4_glue_ops(const struct sm4_skcipher_driver *drv, unsigned int len,
 	     bool *simd);
 int sm4_glue_expandkey(const struct sm4_skcipher_driver *drv,
 		       struct sm4_ctx *ctx, const u8 *key, unsigned int key_len);
+/*
+ * What every algorithm of @drv fills alike in its crypto_alg (the caller
+ * sets cra_name): cra_driver_name "<@prefix>-sm4-<drv->name>" (@prefix
+ * NULL: "sm4-<drv->name>"), the priority, block and context sizes given,
+ * and the owner.
+ */
+void sm4_glue_fill_base(struct crypto_alg *base,
+			const struct sm4_skcipher_driver *drv,
+			const char *prefix, int priority,
+			unsigned int blocksize, unsigned int ctxsize);
 /* The same for the MAC family's drivers (crypto/sm4_mac_glue.c). */
 int sm4_simd_expandkey(int (*expandkey)(struct sm4_ctx *ctx, const u8 *key,
 					unsigned int key_len),
