@@ -360,22 +360,34 @@ selftests_pending()
 		done
 }
 
+# wait_done WHAT SECONDS STEP CMD...: run CMD every STEP seconds until it
+# prints nothing (it prints what is still pending); after SECONDS FAIL
+# "WHAT after N s: <what it printed last>".  WAITED: the seconds waited.
+WAITED=0
+wait_done()
+{
+	local what=$1 limit=$2 step=$3 left
+
+	shift 3
+	WAITED=0
+	while left=$("$@" | tr '\n' ' '); [ -n "$left" ]; do
+		if [ "$WAITED" -ge "$limit" ]; then
+			fail "$what after $WAITED s: ${left% }"
+			return 1
+		fi
+		sleep "$step"
+		WAITED=$((WAITED + step))
+	done
+}
+
 # wait_selftests WHAT [SECONDS]: wait (polling each second) until no
 # self-test of an sm4* module is pending; after SECONDS (default 300)
 # FAIL "WHAT: self-tests unfinished after N s" with their drivers.
 wait_selftests()
 {
-	local waited=0 left
-
-	while left=$(selftests_pending | tr '\n' ' ') && [ -n "$left" ]; do
-		if [ $waited -ge "${2:-300}" ]; then
-			fail "$1: self-tests unfinished after $waited s: $left"
-			return 1
-		fi
-		sleep 1
-		waited=$((waited + 1))
-	done
-	[ $waited -eq 0 ] || echo "$1: waited $waited s for self-tests"
+	wait_done "$1: self-tests unfinished" "${2:-300}" 1 selftests_pending ||
+		return 1
+	[ "$WAITED" -eq 0 ] || echo "$1: waited $WAITED s for self-tests"
 }
 
 # check_proc_crypto TAG: every algorithm of the loaded project modules
