@@ -4,38 +4,34 @@
 # test-debug-kernel.sh [--fuzz-iterations N] [--cases N]
 #                      [--fault-run-only WORKDIR]: the project's
 # modules on the debug kernels (tests/lib/build-debug-kernel.sh: trixie's
-# 6.12 source and sid's (7.2 now) with the crypto self-test fuzzer,
-# KASAN, lockdep, DEBUG_ATOMIC_SLEEP, DEBUG_PREEMPT; x86_64), in three
-# QEMU runs:
+# 6.12 source, and with SM4_DEBUG_SUITES="trixie sid" sid's too (7.2
+# now); the crypto self-test fuzzer, KASAN, lockdep, DEBUG_ATOMIC_SLEEP,
+# DEBUG_PREEMPT; x86_64), in QEMU runs side by side, each in a lane of
+# its own (printed in order when all have ended):
 #
-# 1. On each kernel (6.12 with CRYPTO_MANAGER_EXTRA_TESTS, sid's with
-#    CRYPTO_SELFTESTS_FULL, its successor from 6.16),
-#    tests/guest/run-guest.sh --debug-kernel --parts fuzz,3,4,5: every
-#    SM4 algorithm's self-test and fuzzer (cryptomgr.fuzz_iterations=N),
-#    then AF_ALG vectors (sm4-afalg check with --cases, default 200, cross
-#    with 100: KASAN makes it slow; the matrix's cells run thousands), bad
-#    input and dm-crypt/LUKS2; the
+# 1. On each kernel of SM4_DEBUG_SUITES (default trixie: CI's 2-core
+#    budget holds one cold debug-kernel build, see README), on 6.12
+#    (CRYPTO_MANAGER_EXTRA_TESTS) tests/guest/run-guest.sh --debug-kernel
+#    --parts fuzz,3,4,5: every SM4 algorithm's self-test and fuzzer
+#    (cryptomgr.fuzz_iterations=N), then AF_ALG vectors (sm4-afalg check
+#    with --cases, default 200, cross with 100: KASAN makes it slow; the
+#    matrix's cells run thousands), bad input and dm-crypt/LUKS2; on sid's
+#    (CRYPTO_SELFTESTS_FULL, its successor from 6.16) parts fuzz,5.  The
 #    console must hold no KASAN, lockdep, might-sleep, BUG or WARNING
-#    report.  Must pass.
-#    On the newest kernel parts fuzz,5 only (CI's budget).
-#    FUZZ (default 100, the kernel's own default: CI's 2-core budget
-#    holds no more, see tests/guest/README.md; SM4_FUZZ_ITERATIONS)
-#    fuzz iterations.
-# 2. The 6.12 kernel and run 1's modules (100 fuzz iterations: enough to
-#    meet the fault, once; the
-#    real drivers had theirs in run 1) with tests/guest/kmod's
-#    sm4_broken_test loaded with
-#    corrupt_from=33 before_test=1 sleep_in_atomic=1: a driver that is
-#    wrong only on lengths above every fixed test vector (so only the
-#    fuzzer's random vectors meet the fault) and that calls might_sleep()
-#    with preemption off.  Must fail, for exactly those reasons: each of
+#    report.  Must pass.  FUZZ (default 100, the kernel's own default:
+#    CI's budget holds no more, see tests/guest/README.md;
+#    SM4_FUZZ_ITERATIONS) fuzz iterations.
+# 2. The fault run: the 6.12 kernel (100 fuzz iterations: enough to meet
+#    the fault, once; the real drivers had theirs in run 1) with
+#    tests/guest/kmod's sm4_broken_test loaded with corrupt_from=33
+#    before_test=1 sleep_in_atomic=1: a driver that is wrong only on
+#    lengths above every fixed test vector (so only the fuzzer's random
+#    vectors meet the fault) and that calls might_sleep() with preemption
+#    off.  Must fail, for exactly those reasons: each of
 #    ecb/cbc/ctr/xts-sm4-broken and cts-cbc-sm4-broken fails its
-#    self-test on a "random:" vector (cfb has no vectors), the console check reports "BUG: sleeping function called
-#    from invalid context", every real driver still passes, and nothing
-#    else fails.
-#
-# Runs 1 on 6.12 and 2 in one lane, run 1 on the newest kernel in a
-# second lane side by side (each prints when both have ended).
+#    self-test on a "random:" vector (cfb has no vectors), the console
+#    check reports "BUG: sleeping function called from invalid context",
+#    every real driver still passes, and nothing else fails.
 #
 # --fault-run-only WORKDIR: only run 2, with the modules of the run-guest.sh
 # work directory WORKDIR (an earlier run 1).
@@ -48,6 +44,7 @@ set -uo pipefail
 . "$(dirname "$0")/lib/common.sh"
 
 FUZZ=${SM4_FUZZ_ITERATIONS:-100}
+SUITES=${SM4_DEBUG_SUITES:-trixie}
 BROKEN_FUZZ=100
 CASES=200
 FIRST=
@@ -87,8 +84,9 @@ run1()
 		--cases "$CASES" --cross-cases 100 --parts "$parts" --timeout 3000
 }
 
-# fault_run: run 2 with the modules of run 1 on 6.12 (work directory
-# FIRST).  Its own FAIL lines are expected; this script judges them.
+# fault_run: run 2 (with the modules of the run-guest.sh work directory
+# FIRST if set, else with modules built for it).  Its own FAIL lines are
+# expected; this script judges them.
 fault_run()
 {
 	local brc bad=0 m g other
@@ -99,7 +97,7 @@ fault_run()
 	mkdir -p "${log%/*}"
 	"$RG" --arch x86_64 --suite trixie --debug-kernel --fuzz-iterations "$BROKEN_FUZZ" \
 		--with-broken --broken-args "corrupt_from=33 before_test=1 sleep_in_atomic=1" \
-		--parts fuzz --cases 100 --reuse-modules "$FIRST" --timeout 3000 >"$log" 2>&1
+		--parts fuzz --cases 100 ${FIRST:+--reuse-modules "$FIRST"} --timeout 3000 >"$log" 2>&1
 	brc=$?
 	if [ $brc -ne 1 ] || [ ! -s "$ver" ]; then
 		echo "FAIL: debug-kernel fault run: run-guest.sh exited with $brc (expected 1) or left no verdict (log $log)"
@@ -141,21 +139,21 @@ fault_run()
 	[ $bad = 0 ]
 }
 
-# Lane A: 6.12 run 1, then the fault run with its modules; lane B, side
-# by side (each guest keeps about one core and a half busy under TCG):
-# run 1 on the newest kernel.
-lane_a()
-{
-	local r=0
-
-	run1 trixie || r=1
-	fault_run || r=1
-	return $r
-}
-lane_b() { run1 sid; }
+# The runs side by side, each in a lane of its own (each guest keeps
+# about one core and a half busy under TCG): run 1 on each kernel of
+# SUITES, the fault run (its modules built for itself).
+lane_trixie() { run1 trixie; }
+lane_sid() { run1 sid; }
+lane_fault() { debug_kernel trixie && fault_run; }
 if [ -z "$FIRST" ]; then
-	FIRST="$REPO_ROOT/build/guest/trixie-x86_64-max-debug"
-	run_lanes "$REPO_ROOT/build/guest/debug-lanes" lane_a lane_b
+	lanes=()
+	for suite in $SUITES; do
+		case $suite in
+		trixie|sid) lanes+=("lane_$suite") ;;
+		*) die "SM4_DEBUG_SUITES: unknown suite $suite (trixie, sid)" ;;
+		esac
+	done
+	run_lanes "$REPO_ROOT/build/guest/debug-lanes" "${lanes[@]}" lane_fault
 else
 	fault_run
 fi
