@@ -321,9 +321,6 @@ run_lanes()
 	return $rc
 }
 
-# Mounts made by a script: append each mount point to MOUNTS after
-# mounting it; unmount_all (e.g. from an EXIT trap) unmounts them in
-# reverse order, lazily if a plain umount fails.
 # "${CHROOT_NS[@]}" DIR CMD...: run CMD chrooted in DIR, in a mount
 # namespace of its own with its own /proc (objtool reads it).  The users
 # of a suite chroot share it (tests/lib/make-chroot.sh): none of them
@@ -332,6 +329,9 @@ run_lanes()
 CHROOT_NS=(unshare -m --propagation private sh -c
 	'mount -t proc proc "$0/proc" && exec chroot "$0" "$@"')
 
+# Mounts made by a script: append each mount point to MOUNTS after
+# mounting it; unmount_all (e.g. from an EXIT trap) unmounts them in
+# reverse order, lazily if a plain umount fails.
 MOUNTS=()
 unmount_all()
 {
