@@ -282,12 +282,16 @@ _suite_dl()
 # SUITE into DIR unless a .deb of it is there; print its path.
 suite_download()
 {
-	local suite=$1 pkg=$2 dir=$3 name arch f
+	local suite=$1 pkg=$2 dir=$3 name arch f lk
 
 	name=${pkg%%:*}
 	arch=${pkg#*:}
 	[ "$arch" = "$pkg" ] && arch=amd64
 	mkdir -p "$dir"
+	# One downloader of PKG into DIR at a time: the others wait and find
+	# its .deb (apt-get download into the same file at once fails).
+	exec {lk}>"$dir/.$name-$arch.lock"
+	flock "$lk"
 	f=$(ls "$dir/${name}_"*"_${arch}.deb" "$dir/${name}_"*"_all.deb" 2>/dev/null | head -n1)
 	if [ -z "$f" ]; then
 		log "downloading $pkg ($suite)"
@@ -295,6 +299,7 @@ suite_download()
 			die "cannot download $pkg from $suite"
 		f=$(ls "$dir/${name}_"*"_${arch}.deb" "$dir/${name}_"*"_all.deb" 2>/dev/null | head -n1)
 	fi
+	exec {lk}>&-
 	[ -n "$f" ] || die "no .deb for $pkg in $dir"
 	echo "$f"
 }

@@ -12,9 +12,6 @@
 #                         configuration) into $CACHE/upstream-src/SERIES
 #                         once, and print the directory (a kernel tree
 #                         holding only those files).
-#   suite_download SUITE PKG DIR
-#                         download PKG (amd64 or all) from Debian SUITE
-#                         into DIR once, print the .deb's path.
 
 # shellcheck shell=bash
 
@@ -27,45 +24,6 @@ _upstream_suite()
 	7.*) echo sid ;;
 	*) die "no Debian suite known for linux-source-$1" ;;
 	esac
-}
-
-# _suite_apt SUITE ARGS...: apt-get with a private configuration that sees
-# only SUITE's main archive (amd64 and all), lists under $CACHE.
-_suite_apt()
-{
-	local suite=$1 dir="$CACHE/apt-$1"
-
-	shift
-	mkdir -p "$dir/lists/partial" "$dir/cache/archives/partial"
-	printf 'deb [signed-by=/usr/share/keyrings/debian-archive-keyring.gpg] %s %s main\n' \
-		"${SM4_DEBIAN_MIRROR:-http://deb.debian.org/debian}" "$suite" \
-		>"$dir/sources.list"
-	timeout 600 apt-get -q \
-		-o Dir::Etc::SourceList="$dir/sources.list" \
-		-o Dir::Etc::SourceParts=/dev/null \
-		-o Dir::State::Lists="$dir/lists" \
-		-o Dir::Cache="$dir/cache" \
-		-o APT::Architectures=amd64 -o Acquire::Languages=none \
-		-o Acquire::Check-Valid-Until=false \
-		-o APT::Sandbox::User=root "$@"
-}
-
-suite_download()
-{
-	local suite=$1 pkg=$2 dir=$3 deb
-
-	mkdir -p "$dir"
-	deb=$(ls "$dir/${pkg}_"*_all.deb "$dir/${pkg}_"*_amd64.deb 2>/dev/null | tail -n1)
-	if [ -z "$deb" ]; then
-		log "downloading $pkg from $suite"
-		_suite_apt "$suite" update >&2 ||
-			die "apt-get update for $suite failed or timed out"
-		(cd "$dir" && _suite_apt "$suite" download "$pkg" >&2) ||
-			die "downloading $pkg from $suite failed or timed out"
-		deb=$(ls "$dir/${pkg}_"*_all.deb "$dir/${pkg}_"*_amd64.deb 2>/dev/null | tail -n1)
-	fi
-	[ -n "$deb" ] || die "no .deb of $pkg in $dir"
-	echo "$deb"
 }
 
 # _upstream_tarball SERIES: print the path of linux-source-SERIES.tar.xz.
@@ -81,13 +39,17 @@ _upstream_tarball()
 	fi
 	deb=$(suite_download "$suite" "linux-source-$series" "$CACHE/debs") || exit 1
 	tar="$CACHE/upstream-src/$series/linux-source-$series.tar.xz"
-	if [ ! -e "$tar" ]; then
-		mkdir -p "${tar%/*}"
+	mkdir -p "${tar%/*}"
+	# One unpacker at a time (the debug kernels' and the ABI's builds
+	# may ask for the same tarball at once).
+	(
+		flock 6
+		[ -e "$tar" ] && exit 0
 		dpkg-deb --fsys-tarfile "$deb" |
 			tar -xO "./usr/src/linux-source-$series.tar.xz" >"$tar.tmp" ||
 			die "cannot unpack $deb"
 		mv "$tar.tmp" "$tar"
-	fi
+	) 6>"$tar.lock" || exit 1
 	echo "$tar"
 }
 
