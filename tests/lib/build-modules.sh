@@ -230,23 +230,18 @@ else
 fi
 
 # kmake ARGS...: make for the target kernel, in the chroot if there is
-# one (with its own /proc for objtool, in a private mount namespace),
-# under a timeout.  KTOP: the --kdir tree's parent, bind-mounted there.
-KTOP=
-[ -n "$KDIR_OPT" ] && [ -n "$CHR" ] && KTOP=${KDIR_OPT%/*}
-export KTOP
+# one (CHROOT_NS: its own /proc for objtool, in a private mount
+# namespace), under a timeout.  The --kdir tree's parent is bind-mounted
+# at its own path there.
+CHROOT_BIND=
+[ -n "$KDIR_OPT" ] && [ -n "$CHR" ] && CHROOT_BIND=${KDIR_OPT%/*}
+export CHROOT_BIND
 kmake()
 {
 	if [ -n "$CHR" ]; then
 		(
 			flock -s 8
-			timeout -k 10 1800 unshare -m sh -c \
-				'mount -t proc proc "$0/proc" &&
-				 if [ -n "$KTOP" ]; then
-					mkdir -p "$0$KTOP" && mount --bind "$KTOP" "$0$KTOP" || exit 1
-				 fi
-				 exec chroot "$0" "$@"' \
-				"$CHR" make "$@"
+			timeout -k 10 1800 "${CHROOT_NS[@]}" "$CHR" make "$@"
 		) 8>"$CACHE/chroots/.$SUITE.lock"
 	else
 		timeout -k 10 1800 make "$@"

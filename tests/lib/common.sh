@@ -327,12 +327,19 @@ run_lanes()
 }
 
 # "${CHROOT_NS[@]}" DIR CMD...: run CMD chrooted in DIR, in a mount
-# namespace of its own with its own /proc (objtool reads it).  The users
-# of a suite chroot share it (tests/lib/make-chroot.sh): none of them
-# mounts anything where the others would see it, or unmounts it under them.
+# namespace of its own with its own /proc (objtool reads it) and, if
+# CHROOT_BIND (exported) names a host directory, that directory
+# bind-mounted at the same path inside.  The users of a suite chroot share
+# it (tests/lib/make-chroot.sh): none of them mounts anything where the
+# others would see it, or unmounts it under them.
 # shellcheck disable=SC2016
 CHROOT_NS=(unshare -m --propagation private sh -c
-	'mount -t proc proc "$0/proc" && exec chroot "$0" "$@"')
+	'mount -t proc proc "$0/proc" &&
+	 if [ -n "$CHROOT_BIND" ]; then
+		mkdir -p "$0$CHROOT_BIND" &&
+			mount --bind "$CHROOT_BIND" "$0$CHROOT_BIND" || exit 1
+	 fi &&
+	 exec chroot "$0" "$@"')
 
 # Mounts made by a script: append each mount point to MOUNTS after
 # mounting it; unmount_all (e.g. from an EXIT trap) unmounts them in
