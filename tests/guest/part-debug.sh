@@ -42,20 +42,22 @@ FUZZ_WAIT=${FUZZ_WAIT:-1200}
 # under a load of 25 made the test of xts(ecb(sm4-generic)) outlast the
 # 60 s, failing xts-sm4-aesni-avx; a load of 7 did the same to the gcm and
 # cts references before they were on this list.)  The GHASH of gcm's
-# reference is the kernel's generic one, ghash-generic (ghash-lib in the
-# kernels where GHASH became a library).
+# reference is the kernel's generic one: ghash-generic, or where GHASH is
+# a library and no such shash exists (7.2), the name gcm_base takes for
+# it, ghash-lib (without it 7.2's gcm-sm4-aesni-avx failed with -110).
 fuzz_references()
 {
 	local tag=$1 gh
 
-	gh=$(crypto_table | awk '$1 == "ghash" && $2 ~ /^ghash-(generic|lib)$/ { print $2; exit }')
-	[ -n "$gh" ] || fail "$tag no generic GHASH (ghash-generic or ghash-lib) in /proc/crypto: gcm(sm4) cannot be fuzzed"
+	gh=ghash-lib
+	crypto_table | awk '$2 == "ghash-generic" { f = 1 } END { exit !f }' &&
+		gh=ghash-generic
 	set -- "skcipher ecb(sm4-generic)" "skcipher cbc(sm4-generic)" \
 		"skcipher ctr(sm4-generic)" "skcipher xts(ecb(sm4-generic))" \
 		"skcipher cts(cbc(sm4-generic))" "hash cbcmac(sm4-generic)" \
 		"hash cmac(sm4-generic)" "hash xcbc(sm4-generic)" \
 		"aead ccm_base(ctr(sm4-generic),cbcmac(sm4-generic))" \
-		${gh:+"aead gcm_base(ctr(sm4-generic),$gh)"}
+		"aead gcm_base(ctr(sm4-generic),$gh)"
 	wait_done "$tag reference implementations not ready" "$FUZZ_WAIT" 5 \
 		fuzz_unbindable "$@" &&
 		pass "$tag all $# generic references allocated and self-tested before any driver of this project loads"
