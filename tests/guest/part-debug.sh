@@ -38,10 +38,11 @@ FUZZ_WAIT=${FUZZ_WAIT:-1200}
 # driver under test would fail with "error allocating xts(ecb(sm4-generic))
 # ...: -110".  So every reference testmgr names for an SM4 algorithm is
 # allocated first, before any driver of this project is loaded (AF_ALG
-# binds side by side, retried until every test is done).  (Measured: 1000 iterations
-# under a load of 25 made the test of xts(ecb(sm4-generic)) outlast the
-# 60 s, failing xts-sm4-aesni-avx; a load of 7 did the same to the gcm and
-# cts references before they were on this list.)  The GHASH of gcm's
+# binds side by side, retried until every test is done).  (Measured:
+# 1000 iterations under a load of 25 made the test of
+# xts(ecb(sm4-generic)) outlast the 60 s, failing xts-sm4-aesni-avx; a
+# load of 7 did the same to the gcm and cts references before they were
+# on this list.)  The GHASH of gcm's
 # reference is the kernel's generic one: ghash-generic, or where GHASH is
 # a library and no such shash exists (7.2), the name gcm_base takes for
 # it, ghash-lib (without it 7.2's gcm-sm4-aesni-avx failed with -110).
