@@ -1,8 +1,10 @@
 # SPDX-License-Identifier: GPL-2.0
 #
-# Helpers of the DKMS tests (tests/dkms-test.sh, tests/test-deb.sh),
-# sourced after common.sh (which has pass/fail/skip).  Provides: step, words, dkms_conf_modules, check_installed,
-# dkms_lock.
+# Helpers of the DKMS tests (tests/dkms-test.sh, tests/test-deb.sh,
+# tests/test-kbuild.sh), sourced after common.sh (which has
+# pass/fail/skip).  Provides: step, words, dkms_conf_modules,
+# modules_order_names, compare_modules, dkms_built_modules,
+# check_installed, dkms_lock.
 
 # shellcheck shell=bash
 
@@ -50,8 +52,53 @@ dkms_conf_modules()
 	) | sort
 }
 
+# modules_order_names FILE: the module names of a build's modules.order
+# (6.1: paths of .ko files; 6.3 and later: of .o files), sorted, one a
+# line.
+modules_order_names()
+{
+	sed -E 's|.*/||; s/\.(ko|o)$//' "$1" | grep -v '^$' | sort
+}
+
+# compare_modules WHAT BUILT LISTED: BUILT (what a build's modules.order
+# names) and LISTED (what dkms.conf lists), one a line each, must be the
+# same set.  One PASS or FAIL line, which names every module on one side
+# only; status 1 if they differ.
+compare_modules()
+{
+	local what=$1 built=$2 listed=$3 only_built only_listed
+
+	if [ -z "$built" ] || [ -z "$listed" ]; then
+		fail "$what: empty module list (built: $(words "$built"); dkms.conf: $(words "$listed"))"
+		return 1
+	fi
+	only_built=$(comm -23 <(printf '%s\n' "$built" | sort) <(printf '%s\n' "$listed" | sort))
+	only_listed=$(comm -13 <(printf '%s\n' "$built" | sort) <(printf '%s\n' "$listed" | sort))
+	if [ -z "$only_built" ] && [ -z "$only_listed" ]; then
+		pass "$what: dkms.conf lists exactly the modules of modules.order: $(words "$listed")"
+		return 0
+	fi
+	fail "$what: dkms.conf and modules.order differ:${only_built:+ built but not in dkms.conf (DKMS would not install them): $(words "$only_built")}${only_built:+${only_listed:+;}}${only_listed:+ in dkms.conf but not built: $(words "$only_listed")}"
+	return 1
+}
+
+# dkms_built_modules ROOT NAME VERSION KVER ARCH: the modules the DKMS
+# build of NAME VERSION for KVER/ARCH under ROOT (/ or a chroot) linked,
+# one a line, sorted; status 1 (nothing printed) without a build log.
+# DKMS removes its build directory, modules.order with it, after a
+# build, but keeps the build's make.log, where Kbuild's modfinal step
+# prints one "LD [M]" line for each entry of modules.order.
+dkms_built_modules()
+{
+	local mlog=$1/var/lib/dkms/$2/$3/$4/$5/log/make.log
+
+	[ -s "$mlog" ] || return 1
+	sed -n 's/.*LD \[M\] *\(.*\)\.ko$/\1/p' "$mlog" | sed 's|.*/||' | sort -u
+}
+
 # check_installed ROOT KVER MODULES: every module of MODULES (one a
-# line) is in ROOT/lib/modules/KVER/updates/dkms, with vermagic KVER and
+# line; callers pass what the build linked, dkms_built_modules, where
+# they can) is in ROOT/lib/modules/KVER/updates/dkms, with vermagic KVER and
 # in modules.dep, and nothing else is there.  ROOT is / or a chroot (its
 # own modinfo is used).  One PASS or FAIL line.
 check_installed()
