@@ -10,7 +10,7 @@
 # its own (printed in order when all have ended):
 #
 # 1. On each kernel of SM4_DEBUG_SUITES (default trixie: CI's 2-core
-#    budget holds one cold debug-kernel build, see README), on 6.12
+#    budget holds one cold debug-kernel build, see doc/testing.md), on 6.12
 #    (CRYPTO_MANAGER_EXTRA_TESTS) tests/guest/run-guest.sh --debug-kernel
 #    --parts fuzz,3,4,5: every SM4 algorithm's self-test and fuzzer
 #    (cryptomgr.fuzz_iterations=N), then AF_ALG vectors (sm4-afalg check

@@ -2,7 +2,7 @@
 /*
  * sm4-gfni-avx2's ymm bulk functions, assembled a second time under the
  * names sm4_gfni_avx512_ymm_<mode> and linked into sm4-gfni-avx512, which
- * runs its short requests on them (README, "zmm policy").  With its own
+ * runs its short requests on them (doc/drivers.md, "zmm policy").  With its own
  * copy, sm4-gfni-avx512 does not depend on sm4-gfni-avx2: loading it on
  * a CPU that lacks a feature gives its own -ENODEV and log line.
  */

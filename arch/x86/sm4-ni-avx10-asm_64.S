@@ -6,7 +6,7 @@
  * blocks are left, and the VEX ymm/xmm cores below 16 (the tail batches of
  * sm4-modes.S's zmm mode body).  The key expansion is VSM4KEY4 (VEX).
  * Verified only under the userspace emulators tests/unit/sm4ni_emu.c and
- * evex_emu.c: this project has no CPU with these instructions (README,
+ * evex_emu.c: this project has no CPU with these instructions (doc/drivers.md,
  * "SM4 instructions").
  *
  * The mode bodies are sm4-modes.S's, the cores and the key expansion

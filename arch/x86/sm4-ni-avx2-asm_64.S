@@ -4,7 +4,7 @@
  * VSM4KEY4; see sm4-ni.h) in their VEX.256 forms: 16 blocks in
  * parallel, two per ymm register.  Verified only under the userspace
  * emulator tests/unit/sm4ni_emu.c: this project has no CPU with these
- * instructions (README, "SM4 instructions").
+ * instructions (doc/drivers.md, "SM4 instructions").
  *
  * The mode bodies are those of sm4-modes.S (shared with the AES-NI and
  * GFNI drivers); this file supplies the block cores and the key

@@ -36,7 +36,7 @@ static const struct sm4_x86_feature sm4_gfni_avx512_features[] = {
 	SM4_X86_FEATURE(OSXSAVE),
 };
 
-/* zmm only where it pays: see "zmm policy" in README. */
+/* zmm only where it pays: see "zmm policy" in doc/drivers.md. */
 static int sm4_gfni_avx512_setup(struct sm4_x86_driver *drv)
 {
 	if (sm4_x86_prefer_ymm()) {

@@ -7,8 +7,8 @@
  * which serves the CPUs with the VEX forms only.  The bulk functions and
  * the key expansion are in sm4-ni-avx10-asm_64.S; requests are handled
  * by the shared glue (include/sm4/glue.h) in sm4_generic.ko.  Not run on
- * silicon: verified under instruction emulators only (README, "SM4
- * instructions").
+ * silicon: verified under instruction emulators only (doc/drivers.md,
+ * "SM4 instructions").
  */
 
 #include <linux/module.h>

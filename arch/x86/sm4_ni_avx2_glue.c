@@ -6,7 +6,7 @@
  * The bulk functions and the key expansion are in sm4-ni-avx2-asm_64.S;
  * requests are handled by the shared glue (include/sm4/glue.h) in
  * sm4_generic.ko.  Not run on silicon: verified under an instruction
- * emulator only (README, "SM4 instructions").
+ * emulator only (doc/drivers.md, "SM4 instructions").
  * With the serial CBC-MAC (<prefix>_cbcmac) it also registers
  * cbcmac/cmac/xcbc(sm4) and ccm(sm4) ("ccm-sm4-sm4ni-avx2"; CTR from the
  * bulk functions) through the shared glue (include/sm4/mac_glue.h).

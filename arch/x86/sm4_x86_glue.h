@@ -43,7 +43,7 @@
 
 /*
  * Requests below this many bytes (one block) go to the portable code:
- * measured with tests/bench/sm4-bench (README, "Small requests"), one
+ * measured with tests/bench/sm4-bench (doc/drivers.md, "Small requests"), one
  * block through the AES-NI drivers costs about 350 TSC ticks against
  * 425 for sm4-generic, but kernel_fpu_begin/end can add one XSAVE and
  * one XRSTOR of the task's state (about 400 ticks) when called from a
@@ -57,7 +57,7 @@
  * sm4-gfni-avx2's ymm code (sm4-gfni-avx512-ymm.S): up to 16 blocks, one batch of two ymm register sets, zmm does
  * not pay for its entry work (key transform, tweak and counter set-up on
  * zmm) and its clock cost.  Not measured: this project's build host has
- * no GFNI (README, "zmm policy").
+ * no GFNI (doc/drivers.md, "zmm policy").
  */
 #define SM4_GFNI_ZMM_FROM	(16 * SM4_BLOCK_SIZE)
 

@@ -31,7 +31,7 @@
 
 DISTRO_LIST=/opt/sm4/upstream/modules.list
 # Driver names of upstream's sm4-ce (6.12+) that ours leaves to the
-# kernel's cts, cmac, xcbc and ccm templates (README, the table of
+# kernel's cts, cmac, xcbc and ccm templates (doc/distro-sm4.md, the table of
 # shadowed modules).
 DISTRO_DROPPED="cts-cbc-sm4-ce cmac-sm4-ce xcbc-sm4-ce cbcmac-sm4-ce"
 
@@ -252,7 +252,7 @@ part11()
 
 	# Ours register every driver name upstream's of the same name do:
 	# per shadowed module "MODULE|ours too|missing", then a
-	# "DROPPED DRIVER ALG TYPE" line per README exception (one awk: each
+	# "DROPPED DRIVER ALG TYPE" line per doc/distro-sm4.md exception (one awk: each
 	# process costs under TCG).
 	echo "part11: driver names at $(uptime_s)"
 	awk -v sh="$(echo "$shadowed" | tr - _)" -v nodev="$(echo "$up_nodev" | tr - _)" \
@@ -306,7 +306,7 @@ part11()
 		inner=${inner%)}
 		m=$(awk -v d="$inner" '$2 == d { print $3; exit }' /tmp/distro-ours.tab)
 		if [ -n "$best" ] && [ -n "$m" ] && _d_ours "$m"; then
-			pass "$tag upstream's $drv is not ours (README), and $alg is served by ${best%% *} over our $inner"
+			pass "$tag upstream's $drv is not ours (doc/distro-sm4.md), and $alg is served by ${best%% *} over our $inner"
 		else
 			fail "$tag upstream's $drv is not ours and $alg is served by '${best:-nothing}', not over one of ours"
 		fi
