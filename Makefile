@@ -41,11 +41,14 @@ check:
 # make dkms [KVER=...] stage /usr/src/sm4-crypto-<ver>, dkms add/build/install
 # make dkms-remove     dkms remove --all
 # make dkms-test [KVER=...]  add/build/install/remove test with PASS/FAIL lines
-# make deb [DEB_OUT=DIR]  Debian package sm4-crypto-dkms_<ver>_all.deb in DIR
-#                      (default build/deb), built from a copy of the checkout
+# make deb [DEB_OUT=DIR] [DEB_VERSION=VER]  Debian package
+#                      sm4-crypto-dkms_<ver>_all.deb in DIR (default
+#                      build/deb), built from a copy of the checkout
+# <ver> is what tools/version.sh prints (0.2.0~git<date>.<hash> from a git
+# checkout), stamped into the copies; DEB_VERSION overrides it for make deb.
 # make bench           tools/bench.sh: tables, doc/bench/results.{txt,csv}, chart.png
 
-DKMS_VERSION = $(shell sed -n 's/^PACKAGE_VERSION="\(.*\)"$$/\1/p' dkms.conf)
+DKMS_VERSION = $(shell tools/version.sh)
 
 tcrypt:
 	bash tools/build-tcrypt.sh $(KDIR) $(TCRYPT_OUT)
@@ -53,7 +56,7 @@ tcrypt:
 dkms:
 	@! dpkg-query -W -f='$${Status}' sm4-crypto-dkms 2>/dev/null | \
 		grep -q 'ok installed' || { echo "error: the sm4-crypto-dkms package is installed: it owns /usr/src/sm4-crypto-$(DKMS_VERSION) (apt-get purge sm4-crypto-dkms first)" >&2; exit 1; }
-	bash tools/dkms-src.sh
+	bash tools/dkms-src.sh --version $(DKMS_VERSION)
 	-dkms remove -m sm4-crypto -v $(DKMS_VERSION) --all >/dev/null 2>&1
 	dkms add -m sm4-crypto -v $(DKMS_VERSION)
 	dkms build -m sm4-crypto -v $(DKMS_VERSION) -k $(KVER)
@@ -66,7 +69,7 @@ dkms-test:
 	bash tests/dkms-test.sh $(if $(filter command line,$(origin KVER)),$(KVER))
 
 deb:
-	bash tools/make-deb.sh $(DEB_OUT)
+	bash tools/make-deb.sh $(if $(DEB_VERSION),--version $(DEB_VERSION)) $(DEB_OUT)
 
 bench:
 	bash tools/bench.sh

@@ -34,7 +34,7 @@ fi
 ensure_pkgs dkms "linux-headers-$KVER"
 
 NAME=$(sed -n 's/^PACKAGE_NAME="\(.*\)"$/\1/p' "$REPO_ROOT/dkms.conf")
-VERSION=$(sed -n 's/^PACKAGE_VERSION="\(.*\)"$/\1/p' "$REPO_ROOT/dkms.conf")
+VERSION=$("$REPO_ROOT/tools/version.sh") || die "tools/version.sh failed"
 ARCH=$(uname -m)
 DKMS_DIR=/var/lib/dkms/$NAME/$VERSION
 INST=/lib/modules/$KVER/updates/dkms
@@ -44,6 +44,12 @@ LOGDIR=$(mktemp -d /tmp/dkms-test.XXXXXX)
 conf_modules()
 {
 	dkms_conf_modules "/usr/src/$NAME-$VERSION/dkms.conf" "$ARCH" "$KVER"
+}
+
+# The modules the DKMS build linked (its modules.order, as logged).
+built_modules()
+{
+	dkms_built_modules / "$NAME" "$VERSION" "$KVER" "$ARCH"
 }
 
 cleanup()
@@ -64,27 +70,30 @@ if dpkg-query -W -f='${Status}' "$NAME-dkms" 2>/dev/null | grep -q 'ok installed
 fi
 cleanup
 
-step stage-sources "$REPO_ROOT/tools/dkms-src.sh"
+# The version is pinned: other commits may land while this runs.
+step stage-sources "$REPO_ROOT/tools/dkms-src.sh" --version "$VERSION"
 step dkms-add dkms add -m "$NAME" -v "$VERSION"
 if step dkms-build dkms build -m "$NAME" -v "$VERSION" -k "$KVER"; then
 	# Every module the Kbuild built must be listed in dkms.conf and the
-	# other way round.
-	built=$(sed -n 's/.*LD \[M\] *\(.*\)\.ko$/\1/p' \
-		"$DKMS_DIR/$KVER/$ARCH/log/make.log" | xargs -r -n1 basename | sort)
-	listed=$(conf_modules)
-	if [ -n "$built" ] && [ "$built" = "$listed" ]; then
-		pass "dkms.conf lists exactly the built modules: $(words "$listed")"
-	else
-		fail "built modules ($(words "$built")) != dkms.conf ($(words "$listed"))"
-	fi
+	# other way round (DKMS itself only fails for a listed one missing).
+	compare_modules "DKMS build for $KVER" "$(built_modules)" "$(conf_modules)"
 fi
 
 if step dkms-install dkms install -m "$NAME" -v "$VERSION" -k "$KVER"; then
-	check_installed / "$KVER" "$(conf_modules)"
+	check_installed / "$KVER" "$(built_modules || conf_modules)"
+	as_version=$("$REPO_ROOT/tools/check-version.sh" --modules "$INST" \
+		--expect "$VERSION" 2>&1 |
+		grep -c '^FAIL: version: MODULE_VERSION')
+	if [ "$as_version" -eq 0 ] &&
+			[ "$(modinfo -F version "$INST/sm4.ko"* | head -n1)" = "$VERSION" ]; then
+		pass "modinfo -F version of every installed module is $VERSION"
+	else
+		fail "modinfo -F version: $as_version installed modules are not $VERSION"
+	fi
 	signer=$(modinfo -F signer "$INST/sm4.ko"* 2>/dev/null | head -n1)
 	echo "info: module signer: ${signer:-<unsigned>}"
 	if dkms status -m "$NAME" -v "$VERSION" -k "$KVER" 2>/dev/null | grep -q installed; then
-		pass "dkms status: installed"
+		pass "dkms status: $NAME/$VERSION installed"
 	else
 		fail "dkms status does not say installed"
 	fi

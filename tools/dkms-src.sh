@@ -1,22 +1,37 @@
 #!/bin/bash
 # SPDX-License-Identifier: GPL-2.0
 #
-# dkms-src.sh [DEST]
+# dkms-src.sh [--version VERSION] [DEST]
 #
 # Copy the sources DKMS needs (the Kbuild and Makefile, dkms.conf, and the
 # module sources under include/ lib/ crypto/ arch/) into DEST, by default
-# /usr/src/sm4-crypto-<PACKAGE_VERSION of dkms.conf>, which is where
-# "dkms add -m sm4-crypto -v <version>" looks for them.  DEST is replaced,
-# not merged, so a file deleted from the tree does not survive there.
-# Prints DEST.  Tests, tools and caches are not copied.
+# /usr/src/sm4-crypto-<VERSION>, which is where
+# "dkms add -m sm4-crypto -v <VERSION>" looks for them, and stamp VERSION
+# (default: what tools/version.sh prints for this tree) into the copy's
+# dkms.conf, whose Kbuild makes it every module's MODULE_VERSION.  DEST
+# is replaced, not merged, so a file deleted from the tree does not
+# survive there.  Prints DEST.  Tests, tools and caches are not copied.
 
 set -euo pipefail
 . "$(dirname "$0")/../tests/lib/common.sh"
 
-[ $# -le 1 ] || die "usage: $0 [DEST]"
-VERSION=$(sed -n 's/^PACKAGE_VERSION="\(.*\)"$/\1/p' "$REPO_ROOT/dkms.conf")
+usage()
+{
+	die "usage: $0 [--version VERSION] [DEST]"
+}
+
+VERSION=
+if [ "${1-}" = --version ]; then
+	[ $# -ge 2 ] || usage
+	VERSION=$2
+	shift 2
+fi
+[ $# -le 1 ] || usage
+case ${1-} in -*) usage ;; esac
+[ -n "$VERSION" ] || VERSION=$("$REPO_ROOT/tools/version.sh") ||
+	die "tools/version.sh failed"
 NAME=$(sed -n 's/^PACKAGE_NAME="\(.*\)"$/\1/p' "$REPO_ROOT/dkms.conf")
-[ -n "$VERSION" ] && [ -n "$NAME" ] || die "cannot read dkms.conf"
+[ -n "$NAME" ] || die "cannot read PACKAGE_NAME from dkms.conf"
 DEST=${1:-/usr/src/$NAME-$VERSION}
 
 # list_sources: NUL-separated relative paths of the files to ship: the
@@ -46,6 +61,8 @@ list_sources |
 	(cd "$REPO_ROOT" && cpio -0 -pdm --quiet "$TMP")
 [ -f "$TMP/dkms.conf" ] && [ -f "$TMP/Kbuild" ] ||
 	die "source copy in $TMP is incomplete"
+"$REPO_ROOT/tools/version.sh" --stamp "$TMP" "$VERSION" >&2 ||
+	die "cannot stamp version $VERSION into $TMP/dkms.conf"
 rm -rf "$DEST"
 mv "$TMP" "$DEST"
 echo "$DEST"

@@ -1,25 +1,40 @@
 #!/bin/bash
 # SPDX-License-Identifier: GPL-2.0
 #
-# make-deb.sh [OUTDIR]
+# make-deb.sh [--version VERSION] [OUTDIR]
 #
 # Build the Debian package sm4-crypto-dkms (debian/, dh-dkms) out of the
-# checkout: the tracked and untracked, non-ignored files are copied to
-# OUTDIR/sm4-crypto-<version> (default OUTDIR: build/deb of the checkout,
-# which git ignores) and dpkg-buildpackage runs there, so nothing is
-# written into the checkout.  The .deb, the native source package (.dsc,
-# .tar.xz), .buildinfo and .changes land in OUTDIR; prints the path of the .deb.  Needs the Build-Depends of
-# debian/control (debhelper, dh-dkms): "make deb" does not install them.
+# checkout, as version VERSION (default: what tools/version.sh prints,
+# 0.2.0~git<YYYYMMDD>.<hash> from a git checkout): the tracked and
+# untracked, non-ignored files are copied to OUTDIR/sm4-crypto-VERSION
+# (default OUTDIR: build/deb of the checkout, which git ignores), VERSION
+# is stamped into the copy (PACKAGE_VERSION of its dkms.conf, and a new
+# newest entry of its debian/changelog: tools/version.sh --stamp) and
+# dpkg-buildpackage runs there, so nothing is written into the checkout.
+# A test can thus build a version and a higher one from one checkout.
+# The .deb, the native source package (.dsc, .tar.xz), .buildinfo and
+# .changes land in OUTDIR; prints the path of the .deb.  Needs the
+# Build-Depends of debian/control: "make deb" does not install them.
 
 set -euo pipefail
 . "$(dirname "$0")/../tests/lib/common.sh"
 
-[ $# -le 1 ] || die "usage: $0 [OUTDIR]"
+usage()
+{
+	die "usage: $0 [--version VERSION] [OUTDIR]"
+}
+
+VERSION=
+if [ "${1-}" = --version ]; then
+	[ $# -ge 2 ] || usage
+	VERSION=$2
+	shift 2
+fi
+[ $# -le 1 ] || usage
+case ${1-} in -*) usage ;; esac
+[ -n "$VERSION" ] || VERSION=$("$REPO_ROOT/tools/version.sh") ||
+	die "tools/version.sh failed"
 OUTDIR=$(mkdir -p "${1:-$REPO_ROOT/build/deb}" && cd "${1:-$REPO_ROOT/build/deb}" && pwd)
-VERSION=$(sed -n 's/^PACKAGE_VERSION="\(.*\)"$/\1/p' "$REPO_ROOT/dkms.conf")
-[ -n "$VERSION" ] || die "cannot read PACKAGE_VERSION from dkms.conf"
-"$REPO_ROOT/tools/check-version.sh" >&2 ||
-	die "the versions disagree (see the FAIL lines above)"
 
 SRC=$OUTDIR/sm4-crypto-$VERSION
 rm -rf "$SRC" "$OUTDIR"/sm4-crypto*_"$VERSION"[._]*
@@ -33,8 +48,13 @@ fi | (cd "$REPO_ROOT" && xargs -0 -r sh -c \
 	'for f; do [ -f "$f" ] && printf "%s\0" "$f"; done' sh) |
 	(cd "$REPO_ROOT" && cpio -0 -pdm --quiet "$SRC")
 
+"$REPO_ROOT/tools/version.sh" --stamp "$SRC" "$VERSION" ||
+	die "cannot stamp version $VERSION into $SRC"
+SM4_VERSION_ROOT=$SRC "$REPO_ROOT/tools/check-version.sh" --package >&2 ||
+	die "the versions of $SRC disagree (see the FAIL lines above)"
+
 (cd "$SRC" && dpkg-checkbuilddeps) >&2 ||
-	die "install the Build-Depends above (apt-get install debhelper dh-dkms)"
+	die "install the Build-Depends above (apt-get build-dep $SRC)"
 log "dpkg-buildpackage in $SRC"
 (cd "$SRC" && timeout 600 dpkg-buildpackage -us -uc) \
 	>"$OUTDIR/build.log" 2>&1 || {
