@@ -1,12 +1,17 @@
 #!/bin/bash
 # SPDX-License-Identifier: GPL-2.0
 #
-# test-deb.sh [--no-guest] [--no-chroot]
+# test-deb.sh [--no-guest] [--no-chroot] [--no-autopkgtest]
 #
 # Test of the Debian package sm4-crypto-dkms (debian/, "make deb"):
-#  1. the versions agree (tools/check-version.sh), the package builds out
-#     of the checkout, lintian reports no error or warning, and no
-#     maintainer script loads a module;
+#  1. the versions agree (tools/check-version.sh: a snapshot version
+#     0.2.0~git<date>.<hash> above the last release), the package builds
+#     out of the checkout, with that version or one given
+#     (tools/make-deb.sh --version), lintian reports no error or warning,
+#     and no maintainer script loads a module;
+#  1b. the source package, unpacked (no git), builds in a minimal
+#     bookworm root (mmdebstrap --variant=minbase, cached) holding only
+#     what its Build-Depends pull in, and fails there without cpio;
 #  2. "apt-get install ./sm4-crypto-dkms_VERSION_all.deb" on this machine
 #     makes DKMS build and install every module for the installed
 #     linux-headers (6.1), with the package version and, if DKMS has a
@@ -15,10 +20,13 @@
 #     (tests/guest/run-guest.sh --modules-dir) for a short suite;
 #     "apt-get purge" then leaves no file it added;
 #  3. the same in an overlay of the trixie chroot of
-#     tests/test-kbuild-matrix.sh, against its 6.12 headers.
+#     tests/test-kbuild-matrix.sh, against its 6.12 headers, and there
+#     the autopkgtest of "Testsuite: autopkgtest-pkg-dkms" (the dkms
+#     package's /usr/lib/dkms/dkms-autopkgtest) on the package.
 # Each check that can be broken is also run once on a broken input (an
 # older changelog, a package without copyright file, a postinst calling
-# modprobe, a module without its signature or version) and must fail.
+# modprobe, a module without its signature or version, Build-Depends
+# without cpio) and must fail.
 # Nothing is loaded into this machine's kernel.  Prints PASS/FAIL/SKIP
 # lines and "N passed, N failed, N skipped"; exit status 1 if any failed.
 
@@ -28,11 +36,13 @@ set -uo pipefail
 
 GUEST=1
 CHROOT=1
+AUTOPKGTEST=1
 for a in "$@"; do
 	case $a in
 	--no-guest) GUEST= ;;
 	--no-chroot) CHROOT= ;;
-	*) die "usage: $0 [--no-guest] [--no-chroot]" ;;
+	--no-autopkgtest) AUTOPKGTEST= ;;
+	*) die "usage: $0 [--no-guest] [--no-chroot] [--no-autopkgtest]" ;;
 	esac
 done
 [ "$(id -u)" -eq 0 ] || die "installing packages needs root"
@@ -40,15 +50,20 @@ done
 ARCH=$(uname -m)
 KVER="$(detect_kver)-$(kernel_flavour "$ARCH")"
 NAME=$(sed -n 's/^PACKAGE_NAME="\(.*\)"$/\1/p' "$REPO_ROOT/dkms.conf")
-VERSION=$(sed -n 's/^PACKAGE_VERSION="\(.*\)"$/\1/p' "$REPO_ROOT/dkms.conf")
+VERSION=$("$REPO_ROOT/tools/version.sh") || die "tools/version.sh failed"
 PKG=$NAME-dkms
 OUT=$REPO_ROOT/build/deb-test
 DEB=$OUT/${PKG}_${VERSION}_all.deb
 LOGDIR=$OUT/logs
-rm -rf "$OUT"
+# Mounts an interrupted run left below $OUT (proc, /dev) go first.
+findmnt -rn -o TARGET | grep -F "$OUT/" | sort -r | while read -r m; do
+	umount "$m" 2>/dev/null || umount -l "$m"
+done
+rm -rf --one-file-system "$OUT"
 mkdir -p "$LOGDIR"
 
-ensure_pkgs dkms "linux-headers-$KVER" debhelper dh-dkms lintian openssl
+ensure_pkgs dkms "linux-headers-$KVER" debhelper dh-dkms lintian openssl cpio \
+	mmdebstrap
 
 # --- helpers ----------------------------------------------------------
 
@@ -83,15 +98,20 @@ expect_caught()
 	fi
 }
 
-# lintian_check CHANGES|DEB: exit 1 (listing them) on error or warning
-# tags; the other tags are printed as info.
+# lintian_check CHANGES|DEB [TAG...]: exit 1 (listing them) on error or
+# warning tags other than the TAGs given; the other tags are printed as
+# info.  LINTIAN (default lintian) is the command, e.g. one in a chroot.
 lintian_check()
 {
-	local out
+	local out f=$1 t
 
-	out=$(lintian --pedantic -I -E --tag-display-limit 0 "$1" 2>&1 |
+	shift
+	out=$(${LINTIAN:-lintian} --pedantic -I -E --tag-display-limit 0 "$f" 2>&1 |
 		grep -v 'running with root privileges')
-	[ -z "$out" ] || printf 'lintian: %s\n' "$out"
+	[ -z "$out" ] || printf '%s\n' "$out" | sed 's/^/lintian: /'
+	for t; do
+		out=$(printf '%s\n' "$out" | grep -vE "^[EW]: [^ ]+( source)?: $t( |\$)")
+	done
 	! printf '%s\n' "$out" | grep -q '^[EW]: '
 }
 
@@ -263,16 +283,44 @@ dkms_lock
 log "package test of $PKG $VERSION for $KVER ($ARCH), logs in $LOGDIR"
 
 as_checks "$REPO_ROOT/tools/check-version.sh"
+# version_tree DIR: the files check-version.sh reads, copied into DIR.
+version_tree()
+{
+	mkdir -p "$1/debian"
+	cp "$REPO_ROOT/dkms.conf" "$REPO_ROOT/README" "$1/"
+	cp "$REPO_ROOT/debian/changelog" "$REPO_ROOT/debian/README.Debian" "$1/debian/"
+}
+# A stamped copy whose changelog is older than its dkms.conf.
 vroot=$OUT/version-broken
-mkdir -p "$vroot/debian"
-cp "$REPO_ROOT/dkms.conf" "$REPO_ROOT/README" "$vroot/"
-cp "$REPO_ROOT/debian/changelog" "$REPO_ROOT/debian/README.Debian" "$vroot/debian/"
+version_tree "$vroot"
+"$REPO_ROOT/tools/version.sh" --stamp "$vroot" "$VERSION"
 sed -i "1s/($VERSION)/(0.0.1)/" "$vroot/debian/changelog"
-expect_caught "a debian/changelog saying 0.0.1" "FAIL: version: debian/changelog" \
+expect_caught "a stamped tree whose debian/changelog says 0.0.1" \
+	"FAIL: version: debian/changelog's newest entry is '0.0.1'" \
+	env SM4_VERSION_ROOT="$vroot" "$REPO_ROOT/tools/check-version.sh" --package
+# A README naming a concrete version.
+cp "$REPO_ROOT/README" "$vroot/README"
+echo "apt-get install ./sm4-crypto-dkms_9.9.9_all.deb" >>"$vroot/README"
+expect_caught "a README naming sm4-crypto-dkms_9.9.9" \
+	"FAIL: version: README names the version(s) .*9.9.9" \
 	env SM4_VERSION_ROOT="$vroot" "$REPO_ROOT/tools/check-version.sh"
+# A git checkout whose PACKAGE_VERSION is the last release: its
+# snapshots would sort below that release.
+groot=$OUT/version-git
+version_tree "$groot"
+sed -i "s/^PACKAGE_VERSION=.*/PACKAGE_VERSION=\"$(dpkg-parsechangelog \
+	-l "$REPO_ROOT/debian/changelog" -SVersion)\"/" "$groot/dkms.conf"
+git -C "$groot" init -q && git -C "$groot" add -A &&
+	git -C "$groot" -c user.name=t -c user.email=t@example.org \
+		commit -q -m test
+expect_caught "a checkout whose PACKAGE_VERSION is the last release" \
+	"FAIL: version: the snapshot version .* does not sort above" \
+	env SM4_VERSION_ROOT="$groot" "$REPO_ROOT/tools/check-version.sh"
+rm -rf "$groot"
 
 before=$(cd "$REPO_ROOT" && git status --porcelain --ignored | grep -v '^!! build/')
-if step "make deb" make -C "$REPO_ROOT" deb DEB_OUT="$OUT"; then
+# The version is pinned: commits may land in the checkout while this runs.
+if step "make deb" make -C "$REPO_ROOT" deb DEB_OUT="$OUT" DEB_VERSION="$VERSION"; then
 	after=$(cd "$REPO_ROOT" && git status --porcelain --ignored | grep -v '^!! build/')
 	if [ "$before" = "$after" ]; then
 		pass "make deb wrote nothing into the checkout outside build/"
@@ -285,10 +333,53 @@ if [ ! -f "$DEB" ]; then
 	echo "$npass passed, $nfail failed, $nskip skipped"
 	exit 1
 fi
-pass "built ${DEB##*/} ($(dpkg-deb -f "$DEB" Depends); Recommends: $(dpkg-deb -f "$DEB" Recommends))"
+pass "built ${DEB##*/} ($(dpkg-deb -f "$DEB" Depends); Recommends: $(dpkg-deb -f "$DEB" Recommends); Suggests: $(dpkg-deb -f "$DEB" Suggests))"
 
-if lintian_check "$OUT"/*.changes >"$LOGDIR/lintian.log"; then
-	pass "lintian --pedantic on the source and binary package: no error or warning ($(grep -c '^lintian: [IPX]:' "$LOGDIR/lintian.log") info/pedantic tags)"
+# deb_version_check DEB VERSION: the package's version, its /usr/src
+# directory and the PACKAGE_VERSION of the dkms.conf there are VERSION.
+deb_version_check()
+{
+	local deb=$1 v=$2 pv dirs
+
+	pv=$(dpkg-deb --fsys-tarfile "$deb" |
+		tar -xO "./usr/src/$NAME-$v/dkms.conf" 2>/dev/null |
+		sed -n 's/^PACKAGE_VERSION="\(.*\)"$/\1/p')
+	dirs=$(dpkg-deb --fsys-tarfile "$deb" | tar -t |
+		sed -n "s|^\./usr/src/\([^/]*\)/\$|\1|p" | tr '\n' ' ')
+	if [ "$(dpkg-deb -f "$deb" Version)" = "$v" ] && [ "$pv" = "$v" ] &&
+			[ "$dirs" = "$NAME-$v " ]; then
+		echo "${deb##*/}: Version $v, /usr/src/$NAME-$v, PACKAGE_VERSION=\"$v\""
+		return 0
+	fi
+	echo "${deb##*/}: Version $(dpkg-deb -f "$deb" Version), /usr/src: $dirs, PACKAGE_VERSION=\"$pv\"; expected $v"
+	return 1
+}
+if out=$(deb_version_check "$DEB" "$VERSION"); then
+	pass "versions agree: $out"
+else
+	fail "versions disagree: $out"
+fi
+# An explicit version (tools/make-deb.sh --version), higher than this one:
+# what an upgrade test builds from the same checkout.
+V2=$VERSION+1
+if deb2=$("$REPO_ROOT/tools/make-deb.sh" --version "$V2" "$OUT/v2" 2>"$LOGDIR/make-deb-v2.log") &&
+		out=$(deb_version_check "$deb2" "$V2") &&
+		dpkg --compare-versions "$V2" gt "$VERSION"; then
+	pass "tools/make-deb.sh --version $V2 (above $VERSION): $out"
+else
+	fail "tools/make-deb.sh --version $V2: ${out:-no package} (log: $LOGDIR/make-deb-v2.log)"
+	tail -n 5 "$LOGDIR/make-deb-v2.log" | sed 's/^/    /'
+fi
+rm -rf "$OUT/v2"
+
+# This machine's lintian (bookworm's 2.116) knows Debian Policy up to
+# 4.6.2 and calls 4.7.2, trixie's, newer-standards-version: that tag
+# alone is left to trixie's lintian (part 3), which checks it, unless
+# there is no part 3.
+allowed=
+[ -z "$CHROOT" ] || allowed=newer-standards-version
+if lintian_check "$OUT"/*.changes $allowed >"$LOGDIR/lintian.log"; then
+	pass "lintian $(lintian --version | awk '{print $2}') --pedantic on the source and binary package: no error or warning${allowed:+ but $allowed (checked by the lintian of trixie)} ($(grep -c '^lintian: [IPX]:' "$LOGDIR/lintian.log") info/pedantic tags)"
 else
 	fail "lintian: $(grep -E '^lintian: [EW]:' "$LOGDIR/lintian.log" | tr '\n' ' ')"
 fi
@@ -310,6 +401,149 @@ rm -rf "$bdir/DEBIAN.broken" && cp -a "$bdir/DEBIAN" "$bdir/DEBIAN.broken"
 echo 'modprobe sm4_generic' >>"$bdir/DEBIAN.broken/postinst"
 expect_caught "a postinst running modprobe" "loads a module: postinst" \
 	scripts_check "$bdir/DEBIAN.broken"
+
+# --- 1b. a build from the Build-Depends alone -------------------------
+
+# A bookworm minbase root (Essential packages and apt: no build-essential),
+# made once and cached as a tarball; each run unpacks a fresh copy, with
+# apt's lists and downloads cached under $CACHE.
+MINBASE=$CACHE/deb-test/bookworm-minbase.tar
+MINAPT=$CACHE/deb-test/bookworm-minbase-apt
+MR=$OUT/minroot
+
+# in_minroot CMD...: run CMD in the minimal root $MR.
+in_minroot()
+{
+	chroot "$MR" env -i PATH=/usr/sbin:/usr/bin:/sbin:/bin HOME=/root \
+		DEBIAN_FRONTEND=noninteractive LC_ALL=C.UTF-8 "$@"
+}
+
+# in_minroot_t SECONDS WHAT CMD...: in_minroot under a timeout, with a
+# line naming WHAT if it fails or times out.
+in_minroot_t()
+{
+	local t=$1 what=$2
+
+	shift 2
+	run_timeout "$t" "$what (minimal root)" chroot "$MR" env -i \
+		PATH=/usr/sbin:/usr/bin:/sbin:/bin HOME=/root \
+		DEBIAN_FRONTEND=noninteractive LC_ALL=C.UTF-8 "$@"
+}
+
+# build_depends DIR: the Build-Depends of DIR/debian/control, on one line.
+build_depends()
+{
+	perl -MDpkg::Control::Info -e \
+		'my $s = Dpkg::Control::Info->new($ARGV[0])->get_source;
+		 my $b = $s->{"Build-Depends"} // ""; $b =~ s/\s+/ /g; print $b, "\n"' \
+		"$1/debian/control"
+}
+
+# minroot_build WHAT DIR: install the Build-Depends of the source tree
+# DIR (a host path; copied to /build/WHAT in the root) with
+# "apt-get satisfy", then dpkg-buildpackage -us -uc -d there: -d since
+# dpkg-checkbuilddeps also asks for build-essential, which the root
+# leaves out on purpose (nothing of it is needed; apt-get satisfy has
+# installed exactly the Build-Depends).  Status 0 if a .deb appeared; the
+# log is $(steplog "minimal root: WHAT").
+minroot_build()
+{
+	local what=$1 src=$2 bd log
+
+	log=$(steplog "minimal root: $what")
+	bd=$(build_depends "$src")
+	rm -rf "$MR/build/$what"
+	mkdir -p "$MR/build"
+	cp -a "$src" "$MR/build/$what"
+	{
+		echo "Build-Depends: $bd"
+		in_minroot_t 600 "apt-get satisfy" \
+			apt-get satisfy -y --no-install-recommends "$bd" || return 1
+		in_minroot_t 600 dpkg-buildpackage \
+			sh -c "cd /build/$what && dpkg-buildpackage -us -uc -d"
+	} >"$log" 2>&1
+	compgen -G "$MR/build/sm4-crypto-dkms_*_all.deb" >/dev/null
+}
+
+minroot_test()
+{
+	local dsc=$OUT/${NAME}_$VERSION.dsc src=$OUT/minsrc t0 out
+
+	t0=$(date +%s)
+	if [ ! -s "$MINBASE" ]; then
+		log "making the bookworm minbase root (once, cached as $MINBASE)"
+		mkdir -p "${MINBASE%/*}"
+		if ! run_timeout 900 "mmdebstrap --variant=minbase bookworm" \
+				mmdebstrap --variant=minbase \
+				--aptopt='Acquire::Check-Valid-Until "false"' \
+				bookworm "$MINBASE.new.tar" "$DEBIAN_MIRROR" \
+				>"$LOGDIR/mmdebstrap.log" 2>&1; then
+			fail "minimal root: mmdebstrap --variant=minbase bookworm failed or timed out (log: $LOGDIR/mmdebstrap.log)"
+			return 1
+		fi
+		mv "$MINBASE.new.tar" "$MINBASE"
+	fi
+	# The source package as a user gets it: unpacked from the .dsc, no git.
+	rm -rf "$src"
+	if ! dpkg-source -x "$dsc" "$src" >"$LOGDIR/dpkg-source-x.log" 2>&1; then
+		fail "minimal root: dpkg-source -x ${dsc##*/} failed (log: $LOGDIR/dpkg-source-x.log)"
+		return 1
+	fi
+	[ ! -e "$src/.git" ] || { fail "minimal root: the source package holds .git"; return 1; }
+	rm -rf "$MR"
+	mkdir -p "$MR" "$MINAPT/lists/partial" "$MINAPT/archives/partial"
+	tar -xf "$MINBASE" -C "$MR" || { fail "minimal root: cannot unpack $MINBASE"; return 1; }
+	mount --bind "$MINAPT/lists" "$MR/var/lib/apt/lists" && MOUNTS+=("$MR/var/lib/apt/lists")
+	mount --bind "$MINAPT/archives" "$MR/var/cache/apt/archives" && MOUNTS+=("$MR/var/cache/apt/archives")
+	mount -t proc proc "$MR/proc" && MOUNTS+=("$MR/proc")
+	mount --bind /dev "$MR/dev" && MOUNTS+=("$MR/dev")
+	cp -L /etc/resolv.conf "$MR/etc/resolv.conf"
+	step "minimal root: apt-get update" in_minroot_t 600 "apt-get update" \
+		apt-get update -o Acquire::Check-Valid-Until=false || return 1
+	echo "info: minimal root: $(in_minroot dpkg-query -W -f='${Package}\n' | wc -l) packages (minbase), no build-essential: $(in_minroot dpkg-query -W -f='${Status}' build-essential 2>/dev/null || echo absent)"
+
+	# The fault first: the Build-Depends without cpio.  The same root
+	# then gets the real Build-Depends, which add cpio alone.
+	cp -a "$src" "$OUT/minsrc-nocpio"
+	sed -i -E '/^Build-Depends:/s/(: *| *, *)cpio *(,|$)/\1/; /^Build-Depends:/s/, *$//; /^Build-Depends:/s/: *, */: /' \
+		"$OUT/minsrc-nocpio/debian/control"
+	if [ "$(build_depends "$OUT/minsrc-nocpio")" = "$(build_depends "$src")" ] ||
+			build_depends "$OUT/minsrc-nocpio" | grep -qw cpio; then
+		fail "minimal root: cannot remove cpio from Build-Depends ($(build_depends "$OUT/minsrc-nocpio"))"
+	elif minroot_build nocpio "$OUT/minsrc-nocpio"; then
+		fail "minimal root: Build-Depends without cpio ($(build_depends "$OUT/minsrc-nocpio")) went unnoticed: the package built"
+	elif in_minroot dpkg-query -W -f='${Status}' cpio 2>/dev/null | grep -q 'ok installed'; then
+		fail "minimal root: cpio came with the other Build-Depends: the fault cannot be seen"
+	else
+		out=$(grep -m1 -iE 'cpio: (command )?not found|cpio.*No such file' "$(steplog "minimal root: nocpio")")
+		if [ -n "$out" ]; then
+			pass "minimal root: Build-Depends without cpio are caught: the build fails: $out"
+		else
+			fail "minimal root: without cpio the build failed, but not for cpio (log: $(steplog "minimal root: nocpio"))"
+			tail -n 10 "$(steplog "minimal root: nocpio")" | sed 's/^/    /'
+		fi
+	fi
+	if minroot_build src "$src"; then
+		pass "minimal root: the unpacked ${dsc##*/} (no git) builds from its Build-Depends ($(build_depends "$src")) alone: $(cd "$MR/build" && echo sm4-crypto-dkms_*_all.deb) in $(($(date +%s) - t0)) s"
+		# Built without git, it must ship what the checkout's build does.
+		out=$(diff <(dpkg-deb -c "$DEB" | awk '{print $1, $6}') \
+			<(dpkg-deb -c "$MR"/build/sm4-crypto-dkms_*_all.deb | awk '{print $1, $6}'))
+		if [ -z "$out" ]; then
+			pass "minimal root: its package holds the same $(dpkg-deb -c "$DEB" | wc -l) paths (and modes) as the one make deb built"
+		else
+			fail "minimal root: its package differs from the one make deb built: $(echo "$out" | grep '^[<>]' | head -n 6 | tr '\n' ' ')"
+		fi
+	else
+		fail "minimal root: the unpacked ${dsc##*/} does not build from its Build-Depends ($(build_depends "$src")) (log: $(steplog "minimal root: src")):"
+		tail -n 15 "$(steplog "minimal root: src")" | sed 's/^/    /'
+	fi
+}
+
+trap unmount_all EXIT
+trap 'exit 130' INT TERM
+minroot_test
+unmount_all
+rm -rf --one-file-system "$MR" "$OUT/minsrc" "$OUT/minsrc-nocpio"
 
 # --- 2. on this machine (6.1 headers) ---------------------------------
 
@@ -339,9 +573,21 @@ host_install()
 		step "dkms install -k $KVER" dkms install -m "$NAME" -v "$VERSION" -k "$KVER" ||
 			return 1
 	fi
-	want=$(dkms_conf_modules "/usr/src/$NAME-$VERSION/dkms.conf" "$ARCH" "$KVER")
+	# What the build linked (its modules.order) must be what dkms.conf
+	# lists and what DKMS installed.
+	want=$(dkms_built_modules / "$NAME" "$VERSION" "$KVER" "$ARCH")
+	compare_modules "$KVER: the package's DKMS build" "$want" \
+		"$(dkms_conf_modules "/usr/src/$NAME-$VERSION/dkms.conf" "$ARCH" "$KVER")"
+	[ -n "$want" ] || want=$(dkms_conf_modules "/usr/src/$NAME-$VERSION/dkms.conf" "$ARCH" "$KVER")
 	check_installed / "$KVER" "$want" || return 1
-	as_checks "$REPO_ROOT/tools/check-version.sh" --modules "$INST"
+	as_checks "$REPO_ROOT/tools/check-version.sh" --modules "$INST" --expect "$VERSION"
+	if [ -d "/usr/src/$NAME-$VERSION" ] &&
+			dkms status -m "$NAME" -k "$KVER" 2>/dev/null | grep -q "^$NAME/$VERSION, $KVER, .*installed" &&
+			[ "$(dpkg-query -W -f='${Version}' "$PKG")" = "$VERSION" ]; then
+		pass "versions agree: dpkg $PKG $VERSION, /usr/src/$NAME-$VERSION, dkms status $(dkms status -m "$NAME" -k "$KVER" | head -n1)"
+	else
+		fail "versions disagree: dpkg $(dpkg-query -W -f='${Version}' "$PKG"), /usr/src: $(cd /usr/src && echo "$NAME"-*), dkms status: $(dkms status -m "$NAME" 2>&1 | tr '\n' ' ')"
+	fi
 
 	# The files the installation added besides the package's own: the
 	# DKMS tree, the modules in updates/dkms, DKMS's key, nothing else.
@@ -391,7 +637,7 @@ module_checks()
 	if set_modversion "$bad/sm4_generic.ko" "$(echo "$VERSION" | tr 0-8 1-9)"; then
 		expect_caught "a module with another MODULE_VERSION" \
 			"FAIL: version: MODULE_VERSION of sm4_generic" \
-			"$REPO_ROOT/tools/check-version.sh" --modules "$bad"
+			"$REPO_ROOT/tools/check-version.sh" --modules "$bad" --expect "$VERSION"
 	else
 		fail "cannot rewrite the version of sm4_generic.ko for the broken case"
 	fi
@@ -513,12 +759,19 @@ chroot_test()
 		[ -e "$k" ] && rm -rf "$k"
 	done
 	tkver=$(cd "$R/lib/modules" && compgen -G '*-amd64' | head -n1)
+	# A local apt repository holding the package, which the autopkgtest
+	# installs by name (registered before the one apt-get update).
+	mkdir -p "$R/srv/sm4-repo"
+	cp "$DEB" "$R/srv/sm4-repo/"
+	(cd "$R/srv/sm4-repo" && dpkg-scanpackages -m . >Packages 2>/dev/null)
+	echo 'deb [trusted=yes] file:/srv/sm4-repo ./' >"$R/etc/apt/sources.list.d/sm4-local.list"
 
 	step "trixie: apt-get update" in_chroot timeout 900 apt-get update \
 		-o Acquire::Check-Valid-Until=false || return 1
-	# openssl, as on most systems: DKMS makes its signing key with it.
-	step "trixie: apt-get install dkms openssl" in_chroot timeout 900 \
-		apt-get install -y --no-install-recommends dkms openssl || return 1
+	# openssl, as on most systems: DKMS makes its signing key with it;
+	# lintian for trixie_lintian (one apt run for both).
+	step "trixie: apt-get install dkms openssl lintian" in_chroot timeout 900 \
+		apt-get install -y --no-install-recommends dkms openssl lintian || return 1
 	echo "info: trixie: $(in_chroot dpkg-query -W -f='dkms ${Version}' dkms), headers $tkver"
 	cp "$DEB" "$R/tmp/"
 	snapshot "$R" "$OUT/trixie.before"
@@ -534,8 +787,21 @@ chroot_test()
 			compgen -G "$R/var/lib/dkms/$NAME/$VERSION/$tkver/*/log/make.log")
 		[ -n "$m" ] && tail -n 20 "$m" | sed 's/^/    /'
 	fi
-	check_installed "$R" "$tkver" \
+	m=$(dkms_built_modules "$R" "$NAME" "$VERSION" "$tkver" x86_64)
+	compare_modules "trixie $tkver: the package's DKMS build" "$m" \
 		"$(dkms_conf_modules "$R/usr/src/$NAME-$VERSION/dkms.conf" x86_64 "$tkver")"
+	check_installed "$R" "$tkver" \
+		"${m:-$(dkms_conf_modules "$R/usr/src/$NAME-$VERSION/dkms.conf" x86_64 "$tkver")}"
+	CHECK_PREFIX="trixie: " as_checks "$REPO_ROOT/tools/check-version.sh" \
+		--modules "$R/lib/modules/$tkver/updates/dkms" --expect "$VERSION"
+	if in_chroot dkms status -m "$NAME" -k "$tkver" 2>/dev/null |
+			grep -q "^$NAME/$VERSION, $tkver, .*installed" &&
+			[ "$(in_chroot dpkg-query -W -f='${Version}' "$PKG")" = "$VERSION" ] &&
+			[ -d "$R/usr/src/$NAME-$VERSION" ]; then
+		pass "trixie: versions agree: dpkg $PKG $VERSION, /usr/src/$NAME-$VERSION, dkms status $(in_chroot dkms status -m "$NAME" -k "$tkver" | head -n1)"
+	else
+		fail "trixie: versions disagree: dpkg $(in_chroot dpkg-query -W -f='${Version}' "$PKG"), dkms status: $(in_chroot dkms status -m "$NAME" 2>&1 | tr '\n' ' ')"
+	fi
 	if [ -f "$R/var/lib/dkms/mok.pub" ]; then
 		if out=$(sig_check "$R/var/lib/dkms/mok.pub" "$R/lib/modules/$tkver/updates/dkms"/*); then
 			pass "trixie: modinfo: ${out//$R/}"
@@ -550,6 +816,57 @@ chroot_test()
 		snapshot "$R" "$OUT/trixie.after"
 		gone_check "$R" "$OUT/host.pkgfiles" "trixie $tkver"
 		compare_snapshots "$R" "$OUT/trixie.before" "$OUT/trixie.after" "trixie $tkver"
+	fi
+	[ -n "$AUTOPKGTEST" ] && autopkgtest_dkms "$tkver"
+	trixie_lintian
+}
+
+# trixie_lintian: trixie's lintian (it knows the current Debian Policy)
+# on the source and binary package, no error or warning.
+trixie_lintian()
+{
+	local f
+
+	rm -rf "$R/tmp/lintian"
+	mkdir -p "$R/tmp/lintian"
+	for f in "$OUT"/*.changes "$OUT"/*.dsc "$OUT"/*.tar.* "$OUT"/*.buildinfo "$DEB"; do
+		cp "$f" "$R/tmp/lintian/"
+	done
+	if LINTIAN="in_chroot lintian" lintian_check "/tmp/lintian/${NAME}_${VERSION}_amd64.changes" \
+			>"$LOGDIR/lintian-trixie.log"; then
+		pass "trixie: lintian $(in_chroot lintian --version | awk '{print $2}') --pedantic: no error or warning (Standards-Version $(sed -n 's/^Standards-Version: *//p' "$REPO_ROOT/debian/control"); $(grep -c '^lintian: [IPX]:' "$LOGDIR/lintian-trixie.log") info/pedantic tags)"
+	else
+		fail "trixie: lintian: $(grep -E '^lintian: [EW]:' "$LOGDIR/lintian-trixie.log" | tr '\n' ' ')"
+	fi
+	sed 's/^/info: trixie: /' "$LOGDIR/lintian-trixie.log"
+}
+
+# autopkgtest_dkms KVER: the test "Testsuite: autopkgtest-pkg-dkms"
+# names (autodep8 runs the dkms package's dkms-autopkgtest on each
+# package of the source): it installs the package by name from apt,
+# here a local repository holding the .deb, then builds and installs the
+# modules for every kernel with headers.  It must PASS for KVER.
+autopkgtest_dkms()
+{
+	local kver=$1 t0 log
+
+	t0=$(date +%s)
+	if [ ! -x "$R/usr/lib/dkms/dkms-autopkgtest" ]; then
+		fail "trixie: no /usr/lib/dkms/dkms-autopkgtest in $(in_chroot dpkg-query -W -f='dkms ${Version}' dkms)"
+		return 1
+	fi
+	log=$(steplog "trixie: dkms-autopkgtest")
+	in_chroot env AUTOPKGTEST_ARTIFACTS=/tmp timeout 1800 \
+		/usr/lib/dkms/dkms-autopkgtest "$PKG" >"$log" 2>&1
+	rc=$?
+	# Its summary: "I: PASS KVER" (dkms 3.0), "I: PASS NAME/VERSION KVER" (3.2).
+	if [ $rc -eq 0 ] && grep -E '^I: PASS ' "$log" | grep -qF -- " $kver" &&
+			! grep -q '^I: FAIL' "$log"; then
+		pass "trixie: autopkgtest-pkg-dkms (dkms-autopkgtest $PKG): $(grep -E '^I: (PASS|SKIP) ' "$log" | tr '\n' ' ')in $(($(date +%s) - t0)) s"
+	else
+		fail "trixie: autopkgtest-pkg-dkms (dkms-autopkgtest $PKG) exit $rc (log: $log):"
+		grep -E '^(E|I: (PASS|FAIL|SKIP)) ' "$log" | sed 's/^/    /'
+		tail -n 10 "$log" | sed 's/^/    /'
 	fi
 }
 

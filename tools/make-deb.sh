@@ -39,7 +39,10 @@ OUTDIR=$(mkdir -p "${1:-$REPO_ROOT/build/deb}" && cd "${1:-$REPO_ROOT/build/deb}
 SRC=$OUTDIR/sm4-crypto-$VERSION
 rm -rf "$SRC" "$OUTDIR"/sm4-crypto*_"$VERSION"[._]*
 mkdir -p "$SRC"
-if git -C "$REPO_ROOT" rev-parse --git-dir >/dev/null 2>&1; then
+# The tracked and untracked, non-ignored files of a git checkout; every
+# file of anything else (the unpacked source package; a copy inside a
+# checkout's ignored build/ is not the checkout).
+if [ "$(git -C "$REPO_ROOT" rev-parse --show-toplevel 2>/dev/null)" = "$REPO_ROOT" ]; then
 	git -C "$REPO_ROOT" ls-files -z -c -o --exclude-standard
 else
 	(cd "$REPO_ROOT" && find . -path ./.cache -prune -o -path ./build \
