@@ -468,10 +468,10 @@ else
 	pass "the upgrade rebuilt the initramfs (dpkg trigger)"
 fi
 
-qemu_run boot2 "$btmo" "$WORK/initrd.boot2" "$ROOTARGS" "${DISKS[@]}"
+qemu_run boot2 "$((btmo * 2))" "$WORK/initrd.boot2" "$ROOTARGS" "${DISKS[@]}"
 rc=$?
 took "boot 2: the upgraded modules; removal refused; the fault injected"
-if boot_ran boot2 "$btmo" "$rc"; then
+if boot_ran boot2 "$((btmo * 2))" "$rc"; then
 	common_checks boot2 "$V2"
 	expect boot2 token-read "${token:-none}" \
 		"boot2: the file written before the reboot reads back"
