@@ -228,6 +228,10 @@ else
 		--exclude='*.o' --exclude='*.ko' --exclude='*.cmd' \
 		"$REPO_ROOT/" "$BSRC/"
 fi
+# The copy carries the build's version (0.2.0~git<date>.<hash>), as the
+# package's does: unstamped, its modules would say the base version.
+"$REPO_ROOT/tools/version.sh" --stamp "$BSRC" "$("$REPO_ROOT/tools/version.sh")" >/dev/null ||
+	die "cannot stamp the version into $BSRC"
 
 # kmake ARGS...: make for the target kernel, in the chroot if there is
 # one (CHROOT_NS: its own /proc for objtool, in a private mount
