@@ -15,24 +15,10 @@
 set -euo pipefail
 . "$(dirname "$0")/../tests/lib/common.sh"
 
-usage()
-{
-	die "usage: $0 [--version VERSION] [DEST]"
-}
-
-VERSION=
-if [ "${1-}" = --version ]; then
-	[ $# -ge 2 ] || usage
-	VERSION=$2
-	shift 2
-fi
-[ $# -le 1 ] || usage
-case ${1-} in -*) usage ;; esac
-[ -n "$VERSION" ] || VERSION=$("$REPO_ROOT/tools/version.sh") ||
-	die "tools/version.sh failed"
+version_args DEST "$@"
 NAME=$(sed -n 's/^PACKAGE_NAME="\(.*\)"$/\1/p' "$REPO_ROOT/dkms.conf")
 [ -n "$NAME" ] || die "cannot read PACKAGE_NAME from dkms.conf"
-DEST=${1:-/usr/src/$NAME-$VERSION}
+DEST=${ARG:-/usr/src/$NAME-$VERSION}
 
 # list_sources: NUL-separated relative paths of the files to ship: the
 # tracked and untracked, non-ignored files if REPO_ROOT is the top of a

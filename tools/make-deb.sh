@@ -19,22 +19,8 @@
 set -euo pipefail
 . "$(dirname "$0")/../tests/lib/common.sh"
 
-usage()
-{
-	die "usage: $0 [--version VERSION] [OUTDIR]"
-}
-
-VERSION=
-if [ "${1-}" = --version ]; then
-	[ $# -ge 2 ] || usage
-	VERSION=$2
-	shift 2
-fi
-[ $# -le 1 ] || usage
-case ${1-} in -*) usage ;; esac
-[ -n "$VERSION" ] || VERSION=$("$REPO_ROOT/tools/version.sh") ||
-	die "tools/version.sh failed"
-OUTDIR=$(mkdir -p "${1:-$REPO_ROOT/build/deb}" && cd "${1:-$REPO_ROOT/build/deb}" && pwd)
+version_args OUTDIR "$@"
+OUTDIR=$(mkdir -p "${ARG:-$REPO_ROOT/build/deb}" && cd "${ARG:-$REPO_ROOT/build/deb}" && pwd)
 
 SRC=$OUTDIR/sm4-crypto-$VERSION
 rm -rf "$SRC" "$OUTDIR"/sm4-crypto*_"$VERSION"[._]*

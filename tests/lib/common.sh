@@ -4,7 +4,7 @@
 #
 # Provides: REPO_ROOT, CACHE, log/die, pass/fail/skip, run_timeout, ensure_pkgs, detect_kver,
 # deb_arch, kernel_flavour, ensure_foreign_arch, apt_download, unpack_deb,
-# host_suite, suite_apt, suite_download, MOUNTS/unmount_all, CHROOT_NS,
+# host_suite, version_args, suite_apt, suite_download, MOUNTS/unmount_all, CHROOT_NS,
 # run_lanes.
 
 # shellcheck shell=bash
@@ -207,6 +207,30 @@ unpack_deb()
 	mkdir -p "$dir"
 	dpkg-deb -x "$deb" "$dir" || die "cannot unpack $deb"
 	touch "$stamp"
+}
+
+# version_args WHAT ARGS...: the arguments "[--version VERSION] [WHAT]"
+# of tools/dkms-src.sh and tools/make-deb.sh.  Sets VERSION (default: what
+# tools/version.sh prints) and ARG (WHAT, or empty); dies with the usage
+# on anything else.
+version_args()
+{
+	local what=$1
+
+	shift
+	VERSION=
+	if [ "${1-}" = --version ]; then
+		[ $# -ge 2 ] || die "usage: $0 [--version VERSION] [$what]"
+		VERSION=$2
+		shift 2
+	fi
+	case $#:${1-} in
+	0:|1:[!-]*) ;;
+	*) die "usage: $0 [--version VERSION] [$what]" ;;
+	esac
+	ARG=${1-}
+	[ -n "$VERSION" ] || VERSION=$("$REPO_ROOT/tools/version.sh") ||
+		die "tools/version.sh failed"
 }
 
 # host_suite: the Debian suite of this machine (bookworm, trixie, sid).
