@@ -21,7 +21,9 @@
 #            mode, default 300, plus every length of the lengths suite)
 #            and its gcm(sm4) and cts(cbc(sm4)) in sm4-gcm-test.
 #            Without both (AVX10.2 is not in /proc/cpuinfo), sm4ni-avx10
-#            with the SM4 and the AVX-512 instructions emulated
+#            with the SM4 instructions emulated, and the AVX-512 ones
+#            too on a CPU without AVX-512 (with it, they run natively and
+#            only the EVEX SM4 forms are emulated, on the real zmm state)
 #            (SM4NI_AVX10_EMU_CASES random cases per mode, default 3000).
 #   aarch64: cross-built, run under qemu-aarch64(-static) with -cpu max
 #            (NEON and the SM4 instructions) and -cpu cortex-a57 (no SM4)
@@ -29,7 +31,8 @@
 #            and gen-vectors --mac: cbcmac, cmac, xcbc, ccm).
 #   Both: every request between guard bytes; on x86_64 a broken
 #   implementation writing past its output, and one changing its source,
-#   must each fail the guard check.
+#   must each fail the guard check, and one that never runs (reported
+#   unsupported) must fail every check that counts what ran.
 
 set -euo pipefail
 ROOT=$(cd "$(dirname "$0")/.." && pwd)
@@ -94,6 +97,27 @@ expect_guard()
 		return 1
 	fi
 }
+# expect_unsupported: the harness on an implementation that reports
+# itself unsupported (an SM4-instruction one, SM4 emulated) runs nothing:
+# the checks that count what ran must fail for it, each with its reason.
+expect_unsupported()
+{
+	local log="$ROOT/tests/unit/build/broken-unsupported.log" re why=''
+
+	"$ROOT/tests/unit/build/sm4-test" --cases 10 --emulate-sm4ni \
+		--with-broken=unsupported --impl broken >"$log" 2>&1 || true
+	for re in '^FAIL: guard: 0 of 0 requests .*\(no requests: nothing was checked\)$' \
+		  '^FAIL: impl: --impl broken never ran: ' \
+		  '^FAIL: emulated: 0 SM4 instructions for broken \(skipped'; do
+		grep -qE "$re" "$log" || why="$why no line /$re/;"
+	done
+	grep -qE '^[0-9]+ passed, 3 failed$' "$log" || why="$why not exactly 3 failures;"
+	if [ -n "$why" ]; then
+		echo "FAIL: unit: an implementation that never ran is not a failure:$why (log: $log)"
+		return 1
+	fi
+	echo "PASS: unit: an implementation that never ran fails the counting checks: $(grep '^FAIL: ' "$log" | cut -d: -f2 | tr -d ' ' | tr '\n' ' ')"
+}
 # expect_gcm_broken: sm4-gcm-test on its broken implementation must fail
 # both suites for it (wrong cases counted) and nothing else.
 expect_gcm_broken()
@@ -143,6 +167,7 @@ x86_64)
 		--with-broken --impl broken
 	expect_guard overrun "[1-9][0-9]* of [0-9]+ requests wrote outside their output buffer"
 	expect_guard srcwrite "[1-9][0-9]* of [0-9]+ out-of-place requests modified their source"
+	expect_unsupported
 	# The emulated runs are single-threaded: two lanes run side by side
 	# (each into its own file, printed in order when both have ended).
 	lane_a()
@@ -187,7 +212,8 @@ x86_64)
 		fi
 		# Nor the EVEX SM4 forms (AVX10.2): sm4ni-avx10 runs with the SM4
 		# instructions emulated by sm4ni_emu.c and everything EVEX, SM4
-		# included, by evex_emu.c.
+		# included, by evex_emu.c; on a CPU with AVX-512 only the EVEX
+		# instructions it lacks, on its real zmm state.
 		if ! grep -qw avx512f /proc/cpuinfo || ! grep -qw sm4 /proc/cpuinfo; then
 			echo "--- sm4ni-avx10 with SM4 and AVX-512 emulated (tests/unit/sm4ni_emu.c, evex_emu.c)"
 			emulated sm4ni-avx10 600 "$ROOT/tests/unit/build/sm4-test" \

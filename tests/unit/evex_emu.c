@@ -33,10 +33,20 @@
  * 128 where it is #UD, is not taken: the process dies on its SIGILL,
  * with a line naming the instruction (vex_emu.c).
  *
- * Register state.  This CPU has no zmm16-31, no bits 511:256 of zmm0-15
- * and no opmask registers, so the emulator keeps them in a shadow of its
- * own; bits 255:0 of zmm0-15 are the real ymm registers in the signal
- * frame's XSAVE area (vex_emu_get/set), so native code sees them.
+ * On a CPU with AVX-512 (the OS enabling its state in XCR0), the emulator
+ * takes the instructions this CPU lacks (the EVEX SM4 forms without
+ * AVX10.2, GFNI or VPCLMULQDQ on zmm on an older AVX-512 part), and
+ * whatever emulated instruction follows them, on the real zmm0-31 and
+ * k0-7 in the signal frame's XSAVE area: the opmask (5), ZMM_Hi256 (6)
+ * and Hi16_ZMM (7) components at the offsets CPUID leaf 0xd gives, a
+ * component whose XSTATE_BV bit is clear being in its initial state
+ * (zeros).  The shadow below is not used then.
+ *
+ * Register state without AVX-512.  This CPU has no zmm16-31, no bits
+ * 511:256 of zmm0-15 and no opmask registers, so the emulator keeps them
+ * in a shadow of its own; bits 255:0 of zmm0-15 are the real ymm
+ * registers in the signal frame's XSAVE area (vex_emu_get/set), so
+ * native code sees them.
  * Native VEX instructions executed between emulated ones do not update
  * the shadow, yet architecturally they zero bits 511:256 of their
  * destination (VZEROUPPER: of zmm0-15).  The emulator handles it as far
@@ -69,9 +79,93 @@ static uint8_t ymm_left[16][32];	/* bits 255:0 of zmm0-15 as last left */
 static uint8_t zmm_16_31[16][64];
 static uint64_t kreg[8];
 
+/* AVX-512 state in the signal frame: component offsets (native mode). */
+bool sm4_avx512_emu_native;
+enum { X_OPMASK = 5, X_ZMM_HI256 = 6, X_HI16_ZMM = 7 };
+static const unsigned int xsize[8] = {
+	[X_OPMASK] = 64, [X_ZMM_HI256] = 512, [X_HI16_ZMM] = 1024,
+};
+static unsigned int xoffset[8];
+
+/*
+ * Component @c of the frame's XSAVE area; if its XSTATE_BV bit is clear
+ * (initial state, contents undefined), zeroed first when @write (and its
+ * bit set), else NULL.
+ */
+static uint8_t *xcomp(const ucontext_t *uc, unsigned int c, bool write)
+{
+	uint8_t *fx = (uint8_t *)uc->uc_mcontext.fpregs;
+	uint64_t bv;
+
+	memcpy(&bv, fx + 512, 8);
+	if (!(bv >> c & 1)) {
+		if (!write)
+			return NULL;
+		memset(fx + xoffset[c], 0, xsize[c]);
+		bv |= 1ull << c;
+		memcpy(fx + 512, &bv, 8);
+	}
+	return fx + xoffset[c];
+}
+
+/* Native mode: kreg[] from the frame, and back into it. */
+static void kload(const ucontext_t *uc)
+{
+	const uint8_t *k;
+
+	if (!sm4_avx512_emu_native)
+		return;
+	k = xcomp(uc, X_OPMASK, false);
+	if (k)
+		memcpy(kreg, k, sizeof(kreg));
+	else
+		memset(kreg, 0, sizeof(kreg));
+}
+
+static void kstore(ucontext_t *uc)
+{
+	if (sm4_avx512_emu_native)
+		memcpy(xcomp(uc, X_OPMASK, true), kreg, sizeof(kreg));
+}
+
+/* Register @n (0..31), all 64 bytes, in the frame (native mode). */
+static void zget_native(const ucontext_t *uc, unsigned int n, uint8_t *v)
+{
+	const uint8_t *x;
+
+	if (n >= 16) {
+		x = xcomp(uc, X_HI16_ZMM, false);
+		if (x)
+			memcpy(v, x + 64 * (n - 16), 64);
+		else
+			memset(v, 0, 64);
+		return;
+	}
+	vex_emu_get(uc, n, v);
+	x = xcomp(uc, X_ZMM_HI256, false);
+	if (x)
+		memcpy(v + 32, x + 32 * n, 32);
+	else
+		memset(v + 32, 0, 32);
+}
+
+static void zset_native(ucontext_t *uc, unsigned int n, const uint8_t *v)
+{
+	if (n >= 16) {
+		memcpy(xcomp(uc, X_HI16_ZMM, true) + 64 * (n - 16), v, 64);
+		return;
+	}
+	vex_emu_set(uc, n, v, 32);
+	memcpy(xcomp(uc, X_ZMM_HI256, true) + 32 * n, v + 32, 32);
+}
+
 /* Register @n (0..31), all 64 bytes. */
 static void zget(const ucontext_t *uc, unsigned int n, uint8_t *v)
 {
+	if (sm4_avx512_emu_native) {
+		zget_native(uc, n, v);
+		return;
+	}
 	if (n >= 16) {
 		memcpy(v, zmm_16_31[n - 16], 64);
 		return;
@@ -87,6 +181,10 @@ static void zget(const ucontext_t *uc, unsigned int n, uint8_t *v)
 
 static void zset(ucontext_t *uc, unsigned int n, const uint8_t *v)
 {
+	if (sm4_avx512_emu_native) {
+		zset_native(uc, n, v);
+		return;
+	}
 	if (n >= 16) {
 		memcpy(zmm_16_31[n - 16], v, 64);
 		return;
@@ -555,6 +653,7 @@ static int evex_emu(ucontext_t *uc, const struct vex_insn *in)
 	f = find_form(in);
 	if (!f || !form_ok(f, in))
 		return -1;
+	kload(uc);
 	imm_bytes = f->flags & F_IMM ? 1 : 0;
 	x.vl = 16u << in->l;
 	x.imm = imm_bytes ? *in->end : 0;
@@ -587,6 +686,7 @@ static int evex_emu(ucontext_t *uc, const struct vex_insn *in)
 
 		kreg[in->reg & 7] = x.kres & all &
 				    (in->aaa ? kreg[in->aaa] : ~0ull);
+		kstore(uc);
 	} else if (f->dst == D_RM && in->mem) {
 		for (j = 0; j < len / f->esz; j++)
 			if (selected(in, j))
@@ -617,6 +717,7 @@ static int kinsn_emu(ucontext_t *uc, const struct vex_insn *in)
 
 	if (in->evex || in->mem)
 		return -1;
+	kload(uc);
 	if (in->map == 1 && in->pp == 3 && in->w && !in->l && !in->vvvv &&
 	    in->opcode == 0x92) {
 		/* KMOVQ k1, r64: VEX.L0.F2.0F.W1 92 /r */
@@ -644,13 +745,37 @@ static int kinsn_emu(ucontext_t *uc, const struct vex_insn *in)
 					 bits);
 		else
 			kreg[k] = kwidth(kreg[in->rm & 7], bits) >> imm;
+		kstore(uc);
 		sm4_avx512_emu_count++;
 		return 1;
 	} else {
 		return -1;
 	}
+	kstore(uc);
 	sm4_avx512_emu_count++;
 	return 0;
+}
+
+/*
+ * Whether the OS enables the AVX-512 state (XCR0 bits 7:5), and then the
+ * offsets of its components in the standard XSAVE layout.
+ */
+static bool avx512_state_native(void)
+{
+	unsigned int eax, ebx, ecx, edx, lo, hi, c;
+
+	if (!__get_cpuid(1, &eax, &ebx, &ecx, &edx) || !(ecx & (1u << 27)))
+		return false;			/* no OSXSAVE */
+	__asm__ volatile("xgetbv" : "=a"(lo), "=d"(hi) : "c"(0));
+	if ((lo & 0xe0) != 0xe0)
+		return false;
+	for (c = X_OPMASK; c <= X_HI16_ZMM; c++) {
+		if (!__get_cpuid_count(0xd, c, &eax, &ebx, &ecx, &edx) ||
+		    eax < xsize[c] || !ebx)
+			return false;
+		xoffset[c] = ebx;
+	}
+	return true;
 }
 
 int sm4_avx512_emu_install(void)
@@ -659,6 +784,7 @@ int sm4_avx512_emu_install(void)
 	if (sm4_ni_tables_init() ||
 	    vex_emu_add(evex_emu) || vex_emu_add(kinsn_emu))
 		return -1;
+	sm4_avx512_emu_native = avx512_state_native();
 	sm4_avx512_emu_active = true;
 	return 0;
 }

@@ -8,10 +8,15 @@
 
 #include <stdbool.h>
 
-/* Install the emulator (vex_emu.h); 0 on success. */
+/*
+ * Install the emulator (vex_emu.h); 0 on success.  On a CPU with AVX-512
+ * it works on the real AVX-512 state (@sm4_avx512_emu_native) and sees
+ * only the instructions the CPU lacks.
+ */
 int sm4_avx512_emu_install(void);
 /* Whether it is installed, and how many instructions it emulated. */
 extern bool sm4_avx512_emu_active;
+extern bool sm4_avx512_emu_native;
 extern unsigned long sm4_avx512_emu_count;
 
 #endif

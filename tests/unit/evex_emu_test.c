@@ -552,6 +552,7 @@ static void apply_mask(const struct etest *t, const struct vregs *v,
 static void report(bool ok, const char *name, const char *oracle,
 		   unsigned long iters, unsigned long bad)
 {
+	ok = ok && iters;	/* no cases: nothing was checked */
 	printf("%s: evex-emu: %s vs %s: %lu cases, %lu wrong\n",
 	       ok ? "PASS" : "FAIL", name, oracle, iters, bad);
 	if (ok)
@@ -779,7 +780,13 @@ int main(int argc, char **argv)
 	test_kinsns(iters);
 	test_fault_suppression();
 	test_native_writes();
-	printf("NOTE: %lu instructions emulated\n", sm4_avx512_emu_count);
+	if (sm4_avx512_emu_count) {
+		printf("NOTE: %lu instructions emulated\n",
+		       sm4_avx512_emu_count);
+	} else {
+		printf("FAIL: evex-emu: 0 instructions emulated: the emulator was never reached\n");
+		n_failed++;
+	}
 	printf("%u passed, %u failed\n", n_passed, n_failed);
 	free(v);
 	return n_failed ? 1 : 0;

@@ -22,15 +22,33 @@ struct sm4_test_impl {
 	/* Optional: its GHASH functions for gcm(sm4) (include/sm4/gcm.h). */
 	const struct sm4_gcm_ops *gcm;
 	unsigned int width;			/* blocks in parallel (info) */
+	/* SM4_TEST_USES_*: emulated instructions it runs if emulated. */
+	unsigned int uses;
+	bool ran;			/* selected and supported (sm4-test) */
 	struct sm4_test_impl *next;
 };
+
+#define SM4_TEST_USES_GFNI	1	/* gfni_emu.c */
+#define SM4_TEST_USES_SM4NI	2	/* sm4ni_emu.c (and EVEX forms) */
+#define SM4_TEST_USES_AVX512	4	/* evex_emu.c */
+
+/*
+ * x86-64: what sm4ni-avx10 needs, natively or emulated
+ * (impl_sm4ni_avx10.c), and the self-check of that decision.
+ */
+struct sm4ni_avx10_features {
+	bool avx2, avx512, sm4, avx10_2;	/* the CPU's */
+	bool sm4_emu, avx512_emu;		/* emulators installed */
+};
+bool sm4ni_avx10_usable(const struct sm4ni_avx10_features *f);
+unsigned int sm4ni_avx10_test_detection(unsigned int *usable);
 
 void sm4_test_register_impl(struct sm4_test_impl *impl);
 
 /* For suites in files of their own. */
 void sm4_test_report(bool ok, const char *fmt, ...)
 	__attribute__((format(printf, 2, 3)));
-bool sm4_test_impl_selected(const struct sm4_test_impl *impl);
+bool sm4_test_impl_selected(struct sm4_test_impl *impl);
 struct sm4_test_impl *sm4_test_impl_list(void);
 void sm4_test_macs(const char *path, unsigned long cases, uint64_t *seed);
 

@@ -30,5 +30,6 @@ static struct sm4_test_impl gfni_avx2_impl = {
 	.gcm = &sm4_gfni_avx2_gcm_ops,
 	.available = gfni_avx2_available,
 	.width = 16,
+	.uses = SM4_TEST_USES_GFNI,
 };
 SM4_TEST_IMPL(gfni_avx2_impl);

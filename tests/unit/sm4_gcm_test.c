@@ -192,9 +192,10 @@ static void hash_stream(const struct sm4_gcm_ops *gops, struct sm4_ghash *gh,
 }
 
 /* Count a suite's result: its PASS or FAIL. */
-static const char *verdict(unsigned long bad)
+/* A FAIL if anything was wrong, or if nothing was checked (@cases 0). */
+static const char *verdict(unsigned long bad, unsigned long cases)
 {
-	if (bad) {
+	if (bad || !cases) {
 		n_failed++;
 		return "FAIL";
 	}
@@ -362,7 +363,7 @@ static void test_gcm(const struct sm4_test_impl *impl)
 		bad += !gcm_one(impl, &c);
 	}
 	printf("%s: gcm %s: %lu cases (AAD x text 0..%u, boundaries, %lu random to 4096), %lu wrong\n",
-	       verdict(bad), impl->name, cases, grid, n_cases, bad);
+	       verdict(bad, cases), impl->name, cases, grid, n_cases, bad);
 }
 
 static bool cts_one(const struct sm4_test_impl *impl, unsigned int len)
@@ -513,7 +514,7 @@ static void test_gcm_guard(const struct sm4_test_impl *impl)
 			}
 	signal(SIGSEGV, SIG_DFL);
 	printf("%s: gcm-guard %s: %lu cases (1..%u blocks, table/src/dst against both guard pages), %lu wrong\n",
-	       verdict(bad), impl->name, cases, GUARD_BLOCKS, bad);
+	       verdict(bad, cases), impl->name, cases, GUARD_BLOCKS, bad);
 	munmap(tpage - pg, 3 * pg);
 	munmap(spage - pg, 3 * pg);
 	munmap(dpage - pg, 3 * pg);
@@ -539,12 +540,13 @@ static void test_cts(const struct sm4_test_impl *impl)
 			bad++;
 	}
 	printf("%s: cts %s: %lu cases (16..560, %lu random to 4096, 0..15 rejected), %lu wrong\n",
-	       verdict(bad), impl->name, cases, n_cases, bad);
+	       verdict(bad, cases), impl->name, cases, n_cases, bad);
 }
 
 int main(int argc, char **argv)
 {
 	struct sm4_test_impl *impl;
+	unsigned int ran = 0;
 	int i;
 
 	for (i = 1; i < argc; i++) {
@@ -601,7 +603,13 @@ int main(int argc, char **argv)
 			printf("SKIP: gcm %s: no GHASH functions\n",
 			       impl->name);
 		test_cts(impl);
+		ran++;
 	}
+	if (!ran)
+		printf("%s: impl: no implementation ran%s%s%s\n",
+		       verdict(1, 0), only_impl ? " (--impl " : "",
+		       only_impl ? only_impl : "",
+		       only_impl ? ": not supported by this CPU)" : "");
 	printf("%u passed, %u failed\n", n_passed, n_failed);
 	return n_failed ? 1 : 0;
 }

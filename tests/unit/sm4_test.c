@@ -4,7 +4,7 @@
  * every SIMD backend, all compiled from the kernel sources unchanged.
  *
  *   sm4-test [--cases N] [--seed S] [--vectors FILE] [--impl NAME]
- *            [--with-broken[=bitflip|overrun|srcwrite]] [--emulate-gfni]
+ *            [--with-broken[=bitflip|overrun|srcwrite|unsupported]] [--emulate-gfni]
  *            [--emulate-sm4ni] [--emulate-avx512]
  *
  * --emulate-gfni (x86-64): emulate the VEX GFNI instructions on a CPU
@@ -75,7 +75,10 @@ static const char *only_impl;
  *   overrun  ECB of two or more blocks writes one byte past the end of
  *            its output, results right;
  *   srcwrite ECB of two or more blocks changes the last byte of its
- *            source (out of place), results right.
+ *            source (out of place), results right;
+ *   unsupported  it reports itself not supported by this CPU, as an
+ *            implementation using the SM4 instructions: nothing runs, and
+ *            the checks that count what ran must fail.
  * (Single blocks are left alone by the last two: the mode code encrypts
  * XTS tweaks and CTR/CFB tails one block at a time in buffers of its own.)
  */
@@ -141,6 +144,11 @@ static const struct sm4_mac_ops broken_mac_ops = {
 	.ccm_dec_mac	= broken_ccm_dec_mac,
 };
 
+static bool broken_available(void)
+{
+	return false;
+}
+
 static struct sm4_mode_ops broken_ops;
 static struct sm4_test_impl broken_impl = {
 	.name = "broken",
@@ -153,6 +161,12 @@ static int register_broken(const char *fault)
 	broken_fault = fault;
 	broken_ops = sm4_generic_mode_ops;
 	broken_ops.ecb = broken_ecb;
+	if (!strcmp(fault, "unsupported")) {
+		broken_impl.available = broken_available;
+		broken_impl.uses = SM4_TEST_USES_SM4NI;
+		sm4_test_register_impl(&broken_impl);
+		return 0;
+	}
 	if (strcmp(fault, "bitflip")) {
 		if (strcmp(fault, "overrun") && strcmp(fault, "srcwrite"))
 			return -1;
@@ -470,7 +484,7 @@ static bool check_case(const struct sm4_test_impl *impl,
 	       run_one(impl, v, false, !in_place, (offset + 7) % 16, split);
 }
 
-static bool impl_selected(const struct sm4_test_impl *impl)
+static bool impl_selected(struct sm4_test_impl *impl)
 {
 	if (only_impl && strcmp(only_impl, impl->name))
 		return false;
@@ -478,6 +492,7 @@ static bool impl_selected(const struct sm4_test_impl *impl)
 		printf("SKIP: %s: not supported by this CPU\n", impl->name);
 		return false;
 	}
+	impl->ran = true;
 	return true;
 }
 
@@ -493,7 +508,7 @@ void sm4_test_report(bool ok, const char *fmt, ...)
 	report(ok, "%s", buf);
 }
 
-bool sm4_test_impl_selected(const struct sm4_test_impl *impl)
+bool sm4_test_impl_selected(struct sm4_test_impl *impl)
 {
 	return impl_selected(impl);
 }
@@ -850,8 +865,9 @@ static void test_dstwatch(void)
 				}
 			}
 		}
-		report(ok, "dstwatch: %s: dst only ever holds old contents or final output (%ld stores observed)",
-		       impl->name, stores);
+		report(ok && stores > 0, "dstwatch: %s: dst only ever holds old contents or final output (%ld stores observed%s)",
+		       impl->name, stores,
+		       stores ? "" : ": none, nothing was checked");
 	}
 }
 
@@ -904,8 +920,9 @@ static void test_lengths(void)
 				sm4_vec_free(&v);
 				cases++;
 			}
-			report(ok, "lengths: %s %s: %u lengths vs libgcrypt",
-			       impl->name, sm4_vec_mode_names[mode], cases);
+			report(ok && cases, "lengths: %s %s: %u lengths vs libgcrypt%s",
+			       impl->name, sm4_vec_mode_names[mode], cases,
+			       cases ? "" : " (none: nothing was checked)");
 		}
 	}
 }
@@ -932,9 +949,9 @@ static void test_diff_gcrypt(void)
 						   sm4_vec_rand(&seed));
 				sm4_vec_free(&v);
 			}
-			report(!bad, "diff: %s %s: %lu cases vs libgcrypt, %lu mismatches",
+			report(!bad && n_cases, "diff: %s %s: %lu cases vs libgcrypt, %lu mismatches%s",
 			       impl->name, sm4_vec_mode_names[mode], n_cases,
-			       bad);
+			       bad, n_cases ? "" : " (no cases: nothing was checked)");
 		}
 	}
 }
@@ -1007,7 +1024,41 @@ static void test_expandkey(void)
 
 #if defined(__x86_64__)
 /*
- * --emulate-gfni, --emulate-avx512: install an emulator of the @what
+ * After the suites: an emulator that was installed for an implementation
+ * that ran (or was asked for by --impl and skipped) must have emulated
+ * something, else it did not test what it was installed for.  @need:
+ * whether a zero count is a failure (the AVX-512 emulator on a CPU with
+ * AVX-512 sees only what the CPU lacks, possibly nothing).
+ */
+static void check_emulated(bool active, unsigned int uses, bool need,
+			   unsigned long count, const char *what)
+{
+	const struct sm4_test_impl *impl;
+	char names[128] = "";
+	bool skipped = false;
+
+	if (!active)
+		return;
+	for (impl = sm4_test_impl_list(); impl; impl = impl->next) {
+		if (!(impl->uses & uses) ||
+		    (only_impl ? strcmp(only_impl, impl->name) : !impl->ran))
+			continue;
+		skipped |= !impl->ran;
+		if (strlen(names) + strlen(impl->name) + 2 < sizeof(names))
+			sprintf(names + strlen(names), " %s", impl->name);
+	}
+	if (!names[0] || (!need && count)) {
+		printf("NOTE: %lu %s instructions emulated\n", count, what);
+		return;
+	}
+	report(count > 0 && !skipped,
+	       "emulated: %lu %s instructions for%s%s", count, what, names,
+	       skipped ? " (skipped: not supported here, nothing emulated)" :
+	       count ? "" : " (none: the emulator was never reached)");
+}
+
+/*
+ * --emulate-gfni: install an emulator of the @what
  * instructions (tests/unit/@file) unless the CPU has them (@native).
  * Nonzero if it cannot be installed.
  */
@@ -1031,6 +1082,10 @@ int main(int argc, char **argv)
 {
 	const char *vectors = NULL, *mac_vectors = NULL;
 	struct sm4_test_impl *impl = NULL;
+	bool emulating = false;
+#if defined(__x86_64__)
+	unsigned int bad, usable;
+#endif
 	int i;
 
 	for (i = 1; i < argc; i++) {
@@ -1052,24 +1107,34 @@ int main(int argc, char **argv)
 		}
 #if defined(__x86_64__)
 		else if (!strcmp(argv[i], "--emulate-gfni")) {
+			emulating = true;
 			__builtin_cpu_init();
 			if (emulate(__builtin_cpu_supports("gfni"), "GFNI",
 				    sm4_gfni_emu_install, "gfni_emu.c"))
 				return 1;
 		} else if (!strcmp(argv[i], "--emulate-sm4ni")) {
+			emulating = true;
 			if (sm4_ni_emu_install())
 				return 1;
 			printf("NOTE: SM4 instructions emulated (SIGILL handler, tests/unit/sm4ni_emu.c; on a CPU with them, the CPU runs them)\n");
 		} else if (!strcmp(argv[i], "--emulate-avx512")) {
-			__builtin_cpu_init();
-			if (emulate(__builtin_cpu_supports("avx512f"), "AVX-512",
-				    sm4_avx512_emu_install, "evex_emu.c"))
+			/*
+			 * Installed on a CPU with AVX-512 too: there it
+			 * emulates, on the real zmm state, what the CPU
+			 * lacks (the EVEX SM4 forms without AVX10.2).
+			 */
+			emulating = true;
+			if (sm4_avx512_emu_install())
 				return 1;
+			if (sm4_avx512_emu_native)
+				printf("NOTE: this CPU has AVX-512: it runs them; the EVEX instructions it lacks are emulated on its zmm state (SIGILL handler, tests/unit/evex_emu.c)\n");
+			else
+				printf("NOTE: AVX-512 instructions emulated (SIGILL handler, tests/unit/evex_emu.c)\n");
 		}
 #endif
 		else {
 usage:
-			fprintf(stderr, "usage: %s [--cases N] [--seed S] [--vectors FILE] [--mac-vectors FILE] [--impl NAME] [--with-broken[=bitflip|overrun|srcwrite]] [--emulate-gfni] [--emulate-sm4ni] [--emulate-avx512]\n",
+			fprintf(stderr, "usage: %s [--cases N] [--seed S] [--vectors FILE] [--mac-vectors FILE] [--impl NAME] [--with-broken[=bitflip|overrun|srcwrite|unsupported]] [--emulate-gfni] [--emulate-sm4ni] [--emulate-avx512]\n",
 				argv[0]);
 			return 2;
 		}
@@ -1087,6 +1152,12 @@ usage:
 	if (!gcry_check_version(NULL))
 		return 1;
 	gcry_control(GCRYCTL_INITIALIZATION_FINISHED, 0);
+#endif
+#if defined(__x86_64__)
+	bad = sm4ni_avx10_test_detection(&usable);
+	report(!bad && usable,
+	       "detect: sm4ni-avx10: 64 combinations of native and emulated features, %u usable, %u decided wrongly",
+	       usable, bad);
 #endif
 	test_kat();
 	test_badinput();
@@ -1108,20 +1179,28 @@ usage:
 #endif
 	sm4_test_macs(mac_vectors, n_cases, &seed);
 #if defined(__x86_64__)
-	if (sm4_gfni_emu_active)
-		printf("NOTE: %lu GFNI instructions emulated\n",
-		       sm4_gfni_emu_count);
-	if (sm4_ni_emu_active)
-		printf("NOTE: %lu SM4 instructions emulated\n",
-		       sm4_ni_emu_count);
-	if (sm4_avx512_emu_active)
-		printf("NOTE: %lu AVX-512 instructions emulated\n",
-		       sm4_avx512_emu_count);
+	check_emulated(sm4_gfni_emu_active, SM4_TEST_USES_GFNI, true,
+		       sm4_gfni_emu_count, "GFNI");
+	check_emulated(sm4_ni_emu_active, SM4_TEST_USES_SM4NI, true,
+		       sm4_ni_emu_count, "SM4");
+	check_emulated(sm4_avx512_emu_active, SM4_TEST_USES_AVX512,
+		       !sm4_avx512_emu_native, sm4_avx512_emu_count,
+		       sm4_avx512_emu_native ?
+		       "EVEX (this CPU lacks them)" : "AVX-512");
 #endif
-	report(!n_overruns && !n_src_changed && !n_faults,
-	       "guard: %lu of %lu requests wrote outside their output buffer, %lu of %lu out-of-place requests modified their source, %lu faulted%s%s",
+	for (impl = sm4_test_impl_list(); only_impl && impl; impl = impl->next)
+		if (!strcmp(impl->name, only_impl) && !impl->ran)
+			report(false, "impl: --impl %s never ran: not supported by this CPU%s",
+			       only_impl, emulating ?
+			       " with the emulation asked for" : "");
+	report(!n_overruns && !n_src_changed && !n_faults && n_guarded &&
+	       n_out_of_place,
+	       "guard: %lu of %lu requests wrote outside their output buffer, %lu of %lu out-of-place requests modified their source, %lu faulted%s%s%s",
 	       n_overruns, n_guarded, n_src_changed, n_out_of_place, n_faults,
-	       guard_culprits[0] ? ": by" : "", guard_culprits);
+	       guard_culprits[0] ? ": by" : "", guard_culprits,
+	       !n_guarded ? " (no requests: nothing was checked)" :
+	       !n_out_of_place ? " (none out of place: sources unchecked)" :
+	       "");
 	printf("%u passed, %u failed\n", n_passed, n_failed);
 	return n_failed ? 1 : 0;
 }
