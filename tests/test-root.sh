@@ -294,6 +294,7 @@ qemu_run()
 	local name=$1 tmo=$2 initrd=$3 cmdline=$4 d i=0 rc args
 
 	shift 4
+	rm -f "$WORK/$name".*
 	# shellcheck disable=SC2054
 	args=(-accel tcg,thread=multi -smp 2 -m 2048 -nodefaults -display none
 	      -no-reboot -kernel "$WORK/vmlinuz" -initrd "$initrd"
