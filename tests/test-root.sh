@@ -31,7 +31,7 @@
 #     volume, and the check service must not run.
 # Prints PASS/FAIL/SKIP lines and each step's time; exit status 1 if any
 # check failed.  Downloads are cached under .cache/root-apt; the images
-# live in build/root-test/SUITE-ARCH (about 5 GB, sparse).
+# live in build/root-test/SUITE-ARCH (about 4 GiB apparent, sparse).
 
 set -uo pipefail
 . "$(dirname "$0")/lib/common.sh"
