@@ -2,7 +2,7 @@
 /*
  * gen-vectors: write SM4 test vectors computed by libgcrypt.
  *
- *   gen-vectors OUT CASES_PER_MODE [SEED [MAX_LEN]]
+ *   gen-vectors OUT CASES_PER_MODE [SEED [MAX_LEN]]   (MAX_LEN 65536)
  *   gen-vectors --mac OUT CASES [SEED]   (sm4-mac-vectors.h)
  *   gen-vectors --aead OUT CASES_PER_KIND [SEED]
  *
@@ -28,7 +28,7 @@
 
 static const int gcry_modes[SM4_VEC_NUM_MODES] = {
 	GCRY_CIPHER_MODE_ECB, GCRY_CIPHER_MODE_CBC, GCRY_CIPHER_MODE_CFB,
-	GCRY_CIPHER_MODE_CTR, GCRY_CIPHER_MODE_XTS,
+	GCRY_CIPHER_MODE_CTR, GCRY_CIPHER_MODE_XTS, GCRY_CIPHER_MODE_CBC,
 };
 
 /* Encrypt @v->pt into @v->ct with libgcrypt. */
@@ -37,7 +37,10 @@ int sm4_gcry_encrypt(struct sm4_vec *v)
 	gcry_cipher_hd_t h;
 	int err;
 
-	err = gcry_cipher_open(&h, GCRY_CIPHER_SM4, gcry_modes[v->mode], 0);
+	/* CTS: libgcrypt's CBC_CTS is CS3, crypto/cts.c's variant (beyond
+	 * one block the last two are always swapped; one block is CBC). */
+	err = gcry_cipher_open(&h, GCRY_CIPHER_SM4, gcry_modes[v->mode],
+			       v->mode == SM4_VEC_CTS ? GCRY_CIPHER_CBC_CTS : 0);
 	if (!err)
 		err = gcry_cipher_setkey(h, v->key, v->keylen);
 	if (!err && v->mode == SM4_VEC_CTR)
@@ -414,7 +417,7 @@ int main(int argc, char **argv)
 {
 	unsigned long cases, i;
 	uint64_t seed = 1;
-	uint32_t max_len = 4200;
+	uint32_t max_len = 65536;
 	struct sm4_vec v;
 	FILE *out;
 	int mode;

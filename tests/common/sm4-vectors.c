@@ -93,25 +93,64 @@ void sm4_vec_free(struct sm4_vec *v)
 	v->ct = NULL;
 }
 
+/* A length in [@lo, @hi] drawn from @r. */
+static uint32_t sm4_vec_between(uint64_t r, uint32_t lo, uint32_t hi)
+{
+	return hi <= lo ? lo : lo + (uint32_t)(r % (hi - lo + 1));
+}
+
+/*
+ * A long length: above SM4_VEC_LONG_MIN, spread evenly over the doublings
+ * up to @max_len (as many 1-2 KiB requests as 32-64 KiB ones), so that
+ * multi-page requests come up often.
+ */
+static uint32_t sm4_vec_long(uint64_t r, uint32_t max_len)
+{
+	uint32_t lo = SM4_VEC_LONG_MIN, hi;
+	unsigned int spans = 0;
+
+	if (max_len <= lo)
+		return sm4_vec_between(r, SM4_VEC_MEDIUM_MAX, max_len);
+	for (hi = lo; hi < max_len; hi *= 2)
+		spans++;
+	lo <<= (r >> 56) % spans;
+	hi = lo > max_len / 2 ? max_len : 2 * lo;
+	return sm4_vec_between(r, lo, hi);
+}
+
 uint32_t sm4_vec_length(enum sm4_vec_mode mode, unsigned long i,
 			uint64_t random, uint32_t max_len)
 {
 	bool whole = mode == SM4_VEC_ECB || mode == SM4_VEC_CBC;
-	uint32_t min = mode == SM4_VEC_XTS ? 16 : 1;
+	uint32_t min = mode == SM4_VEC_XTS || mode == SM4_VEC_CTS ? 16 : 1;
+	unsigned long round = i / 8, slot = i % 8, k;
 	uint32_t len;
 
-	/* First every length from min to SM4_VEC_SEQ_BLOCKS blocks + 15. */
-	if (i < SM4_VEC_SEQ_BLOCKS * 16 + 16 - min) {
-		len = min + (uint32_t)i;
-		if (whole)
-			len = (len + 15) & ~15U;
-		return len;
+	if (slot == 7) {
+		/* The longest first, then one just over a page. */
+		if (round == 0)
+			len = max_len;
+		else if (round == 1 && max_len > 4096 + 16 + 7)
+			len = 4096 + 16 + 7;
+		else
+			len = sm4_vec_long(random, max_len);
+	} else if (slot == 3) {
+		/* Around the widest batches (16, 32, 64 blocks). */
+		len = sm4_vec_between(random, 16 * 16, SM4_VEC_MEDIUM_MAX);
+	} else {
+		/* The walk over every short length, six cases in eight. */
+		k = round * 6 + (slot < 3 ? slot : slot - 1);
+		if (k < SM4_VEC_SEQ_BLOCKS * 16 + 16 - min)
+			len = min + (uint32_t)k;
+		else
+			len = sm4_vec_between(random, min, 16 * 17);
 	}
-	/* Mostly short requests, one in 32 up to @max_len. */
-	if ((random >> 48) % 32 && max_len > 16 * 17)
-		max_len = 16 * 17;
-	len = min + (uint32_t)(random % (max_len - min + 1));
+	if (len > max_len)
+		len = max_len;
+	if (len < min)
+		len = min;
+	/* Whole blocks, never above @max_len (callers size buffers by it). */
 	if (whole)
-		len = (len + 15) & ~15U;
+		len = len + 15 > max_len ? max_len & ~15U : (len + 15) & ~15U;
 	return len;
 }

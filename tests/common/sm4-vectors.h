@@ -33,11 +33,12 @@ enum sm4_vec_mode {
 	SM4_VEC_CFB,
 	SM4_VEC_CTR,
 	SM4_VEC_XTS,
+	SM4_VEC_CTS,	/* cts(cbc(sm4)): CBC-CS3 as crypto/cts.c, >= 16 bytes */
 	SM4_VEC_NUM_MODES
 };
 
 static const char * const sm4_vec_mode_names[SM4_VEC_NUM_MODES] = {
-	"ecb", "cbc", "cfb", "ctr", "xts",
+	"ecb", "cbc", "cfb", "ctr", "xts", "cts",
 };
 
 struct sm4_vec {
@@ -59,11 +60,16 @@ void sm4_vec_write(FILE *f, const struct sm4_vec *v);
 void sm4_vec_free(struct sm4_vec *v);
 
 /*
- * Lengths a mode is tested at: case @i of @n.  Every length from 1 to
- * SM4_VEC_SEQ_BLOCKS
- * blocks plus each partial tail comes first, then random lengths, one in
- * 32 of them up to @max_len and the others up to 17 blocks (multiples of 16 for ECB and CBC; at least 16 for XTS).
+ * Lengths a mode is tested at: case @i.  From the first case on, in every
+ * eight: six walk every length from 1 up to SM4_VEC_SEQ_BLOCKS blocks plus
+ * each partial tail (random ones up to 17 blocks once the walk is done),
+ * one lies around the widest batches (16 to SM4_VEC_MEDIUM_MAX bytes), and
+ * one is long, up to @max_len: @max_len itself first, then just over a
+ * page, then spread evenly over the doublings from SM4_VEC_LONG_MIN.
+ * Multiples of 16 for ECB and CBC; at least 16 for XTS and CTS.
  */
+#define SM4_VEC_MEDIUM_MAX	(16 * 72)
+#define SM4_VEC_LONG_MIN	1024
 uint32_t sm4_vec_length(enum sm4_vec_mode mode, unsigned long i,
 			uint64_t random, uint32_t max_len);
 

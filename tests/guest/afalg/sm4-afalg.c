@@ -78,7 +78,17 @@ int sm4_afalg_aead(int argc, char **argv, bool mac);
 #define DETAIL_LIMIT	3	/* mismatches printed in full per check */
 
 static const char * const mode_names[SM4_VEC_NUM_MODES] = {
-	"ecb", "cbc", "cfb", "ctr", "xts",
+	"ecb", "cbc", "cfb", "ctr", "xts", "cts",
+};
+
+/* The generic names, and how each mode's drivers are named. */
+static const char * const alg_names[SM4_VEC_NUM_MODES] = {
+	"ecb(sm4)", "cbc(sm4)", "cfb(sm4)", "ctr(sm4)", "xts(sm4)",
+	"cts(cbc(sm4))",
+};
+static const char * const driver_prefixes[SM4_VEC_NUM_MODES] = {
+	"ecb-sm4-", "cbc-sm4-", "cfb-sm4-", "ctr-sm4-", "xts-sm4-",
+	"cts-cbc-sm4-",
 };
 
 /* ---- Results -------------------------------------------------------- */
@@ -390,11 +400,14 @@ static int name_mode(const char *name)
 	return -1;
 }
 
-/* Is @e one of the "<mode>-sm4-<impl>" skciphers? */
+/* Is @e one of the "<mode>-sm4-<impl>" (or "cts-cbc-sm4-<impl>") skciphers? */
 static bool is_sm4_driver(const struct alg_entry *e)
 {
-	return e->skcipher && !e->internal && name_mode(e->driver) >= 0 &&
-	       e->driver[3] == '-' && !strncmp(e->driver + 4, "sm4-", 4);
+	int m = name_mode(e->driver);
+
+	return e->skcipher && !e->internal && m >= 0 &&
+	       !strncmp(e->driver, driver_prefixes[m],
+			strlen(driver_prefixes[m]));
 }
 
 /* ---- AF_ALG --------------------------------------------------------- */
@@ -941,8 +954,11 @@ static enum variant pick_variant(int mode, uint64_t *rng)
 {
 	enum variant v = (enum variant)(rnd(rng) % V_NUM);
 
-	/* XTS has no chaining value to continue a stream with. */
-	if (v == V_STREAM && mode == SM4_VEC_XTS)
+	/*
+	 * XTS has no chaining value to continue a stream with; CTS's end
+	 * is the request's.
+	 */
+	if (v == V_STREAM && (mode == SM4_VEC_XTS || mode == SM4_VEC_CTS))
 		v = V_PIECES;
 	return v;
 }
@@ -1072,6 +1088,7 @@ static void targets_add(struct targets *ts, const char *name)
 static const char * const template_names[SM4_VEC_NUM_MODES] = {
 	"ecb(sm4-generic)", "cbc(sm4-generic)", "cfb(sm4-generic)",
 	"ctr(sm4-generic)", "xts(ecb(sm4-generic))",
+	"cts(cbc(sm4-generic))",
 };
 
 /*
@@ -1093,12 +1110,8 @@ static void targets_default(struct targets *ts, bool templates)
 			    name_mode(t.e[i].driver) == m)
 				targets_add(ts, t.e[i].driver);
 	table_free(&t);
-	for (m = 0; m < SM4_VEC_NUM_MODES; m++) {
-		char name[NAME_LEN];
-
-		snprintf(name, sizeof(name), "%s(sm4)", mode_names[m]);
-		targets_add(ts, name);
-	}
+	for (m = 0; m < SM4_VEC_NUM_MODES; m++)
+		targets_add(ts, alg_names[m]);
 	if (!templates)
 		return;
 	for (m = 0; m < SM4_VEC_NUM_MODES; m++) {
@@ -1830,6 +1843,7 @@ static void bad_lengths(int tfm, const struct target *t, uint8_t *io)
 		ngood = 3;
 		break;
 	case SM4_VEC_XTS:
+	case SM4_VEC_CTS:
 		bad = xts_short;
 		nbad = 3;
 		good = xts_ok;
@@ -1855,7 +1869,7 @@ static void bad_lengths(int tfm, const struct target *t, uint8_t *io)
 		}
 	if (nbad)
 		result(ok, "badinput %s %s lengths fail with EINVAL (%s)",
-		       t->name, t->mode == SM4_VEC_XTS ? "short" : "partial",
+		       t->name, bad == xts_short ? "short" : "partial",
 		       got);
 
 	/* The lengths this mode must accept: a round trip each. */
