@@ -56,7 +56,9 @@ net_check()
 {
 	local ver=$1 line out
 
-	if grep -q "^SKIP: $ARCH part12 ipsec" "$ver" &&
+	# Only the guest's own SKIP of cbc(sm4) ESP (or of all IPsec) excuses
+	# the missing packets; an rfc4106 SKIP does not.
+	if grep -qE "^SKIP: $ARCH part12 ipsec( cbc)?: " "$ver" &&
 			! grep -q '^NET-ESP cbc ' "$ver"; then
 		echo "SKIP: $ARCH part12 host: ESP decryption: the guest ran no cbc(sm4) ESP traffic"
 		N_SKIP=$((N_SKIP + 1))
