@@ -12,12 +12,27 @@
  *                                              default modes 7 and 8
  *   sm4-fscrypt get-policy PATH                prints "v2 contents=7
  *                                              filenames=8 flags=0x.. KEYID"
+ *   sm4-fscrypt nonce PATH                     prints the file's or
+ *                                              directory's 16-byte nonce
+ *   sm4-fscrypt extents FILE                   prints "bsize N", then
+ *                                              "extent LOGICAL PHYSICAL
+ *                                              LENGTH" (bytes) for every
+ *                                              extent, data synced first
+ *   sm4-fscrypt read-raw DEVICE OFFSET LENGTH  prints LENGTH bytes at
+ *                                              OFFSET (multiples of 512)
+ *                                              in hex, read with O_DIRECT
+ *
+ * The last three give the host what it needs to check the ciphertext on
+ * the disk with a computation of its own (tests/guest/disk-oracle.c).
  *
  * KEYFILE holds the raw key (64 bytes).  Exit status 0 on success, 1 with
  * the ioctl's error on stderr otherwise.
  */
+#define _GNU_SOURCE
 #include <errno.h>
 #include <fcntl.h>
+#include <linux/fiemap.h>
+#include <linux/fs.h>
 #include <linux/fscrypt.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -28,6 +43,7 @@
 #define SM4_FSCRYPT_MODE_XTS	7
 #define SM4_FSCRYPT_MODE_CTS	8
 #define MAX_KEY			64
+#define NONCE_SIZE		16	/* FS_IOC_GET_ENCRYPTION_NONCE */
 
 static int open_path(const char *path)
 {
@@ -190,12 +206,94 @@ static int get_policy(const char *path)
 	return 0;
 }
 
+static int get_nonce(const char *path)
+{
+	unsigned char nonce[NONCE_SIZE];
+	int i;
+
+	path_ioctl(path, FS_IOC_GET_ENCRYPTION_NONCE, nonce,
+		   "FS_IOC_GET_ENCRYPTION_NONCE");
+	for (i = 0; i < NONCE_SIZE; i++)
+		printf("%02x", nonce[i]);
+	printf("\n");
+	return 0;
+}
+
+#define MAX_EXTENTS	64
+
+static int extents(const char *path)
+{
+	struct {
+		struct fiemap fm;
+		struct fiemap_extent fe[MAX_EXTENTS];
+	} m;
+	int fd = open_path(path), bsize = 0;
+	unsigned int i;
+
+	if (ioctl(fd, FIGETBSZ, &bsize) < 0)
+		fail_ioctl("FIGETBSZ");
+	memset(&m, 0, sizeof(m));
+	m.fm.fm_length = FIEMAP_MAX_OFFSET;
+	m.fm.fm_flags = FIEMAP_FLAG_SYNC;
+	m.fm.fm_extent_count = MAX_EXTENTS;
+	if (ioctl(fd, FS_IOC_FIEMAP, &m.fm) < 0)
+		fail_ioctl("FS_IOC_FIEMAP");
+	close(fd);
+	printf("bsize %d\n", bsize);
+	for (i = 0; i < m.fm.fm_mapped_extents; i++) {
+		const struct fiemap_extent *e = &m.fe[i];
+
+		/* Only data on the disk, in place, is the file's ciphertext. */
+		if (e->fe_flags & (FIEMAP_EXTENT_UNKNOWN |
+				   FIEMAP_EXTENT_DELALLOC |
+				   FIEMAP_EXTENT_UNWRITTEN |
+				   FIEMAP_EXTENT_NOT_ALIGNED |
+				   FIEMAP_EXTENT_DATA_INLINE)) {
+			fprintf(stderr, "sm4-fscrypt: %s: extent %u has flags %#x\n",
+				path, i, e->fe_flags);
+			return 1;
+		}
+		printf("extent %llu %llu %llu\n",
+		       (unsigned long long)e->fe_logical,
+		       (unsigned long long)e->fe_physical,
+		       (unsigned long long)e->fe_length);
+	}
+	return 0;
+}
+
+static int read_raw(const char *dev, const char *offset, const char *length)
+{
+	unsigned long long off = strtoull(offset, NULL, 0);
+	size_t len = strtoull(length, NULL, 0), i;
+	unsigned char *buf;
+	int fd;
+
+	if (off % 512 || len % 512 || !len || len > (64 << 20) ||
+	    posix_memalign((void **)&buf, 4096, len)) {
+		fprintf(stderr, "sm4-fscrypt: read-raw: bad offset or length\n");
+		return 1;
+	}
+	fd = open(dev, O_RDONLY | O_DIRECT | O_CLOEXEC);
+	if (fd < 0 || pread(fd, buf, len, off) != (ssize_t)len) {
+		fprintf(stderr, "sm4-fscrypt: read %s: %s\n", dev,
+			fd < 0 ? strerror(errno) : "short read");
+		return 1;
+	}
+	close(fd);
+	for (i = 0; i < len; i++)
+		printf("%02x", buf[i]);
+	printf("\n");
+	free(buf);
+	return 0;
+}
+
 static void usage(void)
 {
 	fprintf(stderr,
 		"usage: sm4-fscrypt add-key MNT KEYFILE | remove-key MNT KEYID |\n"
 		"       key-status MNT KEYID | set-policy DIR KEYID [CONTENTS FILENAMES] |\n"
-		"       get-policy PATH\n");
+		"       get-policy PATH | nonce PATH | extents FILE |\n"
+		"       read-raw DEVICE OFFSET LENGTH\n");
 	exit(2);
 }
 
@@ -216,6 +314,12 @@ int main(int argc, char **argv)
 		return set_policy(argv[2], argv[3], atoi(argv[4]), atoi(argv[5]));
 	if (!strcmp(argv[1], "get-policy") && argc == 3)
 		return get_policy(argv[2]);
+	if (!strcmp(argv[1], "nonce") && argc == 3)
+		return get_nonce(argv[2]);
+	if (!strcmp(argv[1], "extents") && argc == 3)
+		return extents(argv[2]);
+	if (!strcmp(argv[1], "read-raw") && argc == 5)
+		return read_raw(argv[2], argv[3], argv[4]);
 	usage();
 	return 2;
 }
