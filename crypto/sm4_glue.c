@@ -40,6 +40,19 @@ sm4_skcipher_alg_of(struct crypto_skcipher *tfm)
 }
 
 /*
+ * A fault for the test suite only (built with
+ * KCFLAGS=-DSM4_TEST_SILENT_FALLBACK by tests/guest/run-guest.sh
+ * --silent-fallback): every skcipher request of a SIMD driver in the
+ * portable code, results still correct, as a driver that silently lost
+ * its assembly would run.  The suite's entry counts must catch it.
+ */
+#ifdef SM4_TEST_SILENT_FALLBACK
+#define SM4_SILENT_FALLBACK	true
+#else
+#define SM4_SILENT_FALLBACK	false
+#endif
+
+/*
  * The bulk functions to use for a request of @len bytes in this context,
  * and whether SIMD is on: the portable code when SIMD is not usable, or
  * when the request is below the driver's scalar threshold; the driver's
@@ -53,7 +66,8 @@ sm4_glue_ops(const struct sm4_skcipher_driver *drv, unsigned int len,
 	if (!drv->uses_simd)
 		return drv->small_ops && len < drv->small_below ?
 		       drv->small_ops : drv->ops;
-	if (len < drv->scalar_below || !crypto_simd_usable())
+	if (len < drv->scalar_below || !crypto_simd_usable() ||
+	    SM4_SILENT_FALLBACK)
 		return &sm4_generic_mode_ops;
 	*simd = true;
 	if (drv->small_ops && len < drv->small_below)

@@ -215,7 +215,11 @@ x86_64)
 		# included, by evex_emu.c; on a CPU with AVX-512 only the EVEX
 		# instructions it lacks, on its real zmm state.
 		if ! grep -qw avx512f /proc/cpuinfo || ! grep -qw sm4 /proc/cpuinfo; then
-			echo "--- sm4ni-avx10 with SM4 and AVX-512 emulated (tests/unit/sm4ni_emu.c, evex_emu.c)"
+			if grep -qw avx512f /proc/cpuinfo; then
+				echo "--- sm4ni-avx10 with AVX-512 native, the SM4 instructions and their EVEX forms emulated (tests/unit/sm4ni_emu.c, evex_emu.c)"
+			else
+				echo "--- sm4ni-avx10 with SM4 and AVX-512 emulated (tests/unit/sm4ni_emu.c, evex_emu.c)"
+			fi
 			emulated sm4ni-avx10 600 "$ROOT/tests/unit/build/sm4-test" \
 				--emulate-sm4ni --emulate-avx512 --impl sm4ni-avx10 \
 				--cases "${SM4NI_AVX10_EMU_CASES:-3000}"

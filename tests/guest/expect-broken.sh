@@ -16,7 +16,8 @@
 #     errors, for the driver name and for the generic name served by it:
 #       FAIL: <arch> <part>: check M-sm4-S [M-sm4-S]: N of N cases failed: K mismatches, 0 request errors
 #       FAIL: <arch> <part>: check M(sm4) [M-sm4-S]: ...
-#     (K > 0; "[...]" is the driver that served the name);
+#     (K > 0; "[...]" is the driver that served the name; for cts the
+#     names are cts-cbc-sm4-S and cts(cbc(sm4)));
 #   - for every mode, some other driver passes "check" on the same vectors;
 #   - no other FAIL: or ERROR: line, except the consequences of those
 #     mismatches: "cross M ... DISAGREE (...)" naming M-sm4-S, and
@@ -29,7 +30,108 @@
 
 set -uo pipefail
 
-MODES="ecb cbc cfb ctr xts"
+MODES="ecb cbc cfb ctr xts cts"
+
+# The broken driver's name of mode $1, its generic name, and the driver
+# name's prefix for any implementation.
+prefix_of()
+{
+	if [ "$1" = cts ]; then echo cts-cbc-sm4-; else echo "$1-sm4-"; fi
+}
+generic_of()
+{
+	if [ "$1" = cts ]; then echo 'cts(cbc(sm4))'; else echo "$1(sm4)"; fi
+}
+# $1 as an extended regular expression (names hold only [a-z0-9()_-]).
+ere()
+{
+	sed 's/[()]/\\&/g' <<<"$1"
+}
+
+# judge_begin OPTION LABEL WHAT $@: the common start of --fallback and
+# --gcm: the arguments, V (the verdict) and L (the run log) without CRs,
+# say LABEL, and a suite that ended with failures (WHAT: why none is
+# wrong).
+judge_begin()
+{
+	local opt=$1 label=$2 what=$3
+
+	shift 3
+	[ $# -eq 3 ] || { echo "usage: $0 $opt VERDICT_FILE RUN_LOG" >&2; exit 2; }
+	V=$(tr -d '\r' 2>/dev/null <"$2")
+	L=$(tr -d '\r' 2>/dev/null <"$3")
+	eval "say() { echo \"\$1: $label: \$2\"; [ \"\$1\" = PASS ]; }"
+	[ -n "$V" ] || { say FAIL "verdict file $2 missing or empty"; exit 1; }
+	grep -qE '^END: [^ ]+ phase=1 .*rc=[1-9]' <<<"$V" ||
+		{ say FAIL "the suite did not end with failures (no END phase=1 rc>0)$what"; exit 1; }
+}
+
+# expect-broken.sh --fallback VERDICT_FILE RUN_LOG: judge a part-3 run of
+# modules built with -DSM4_TEST_SILENT_FALLBACK (run-guest.sh
+# --silent-fallback: every skcipher request in the portable C code, the
+# results correct): the entry counts must fail for every project driver
+# with assembly, naming every mode, while every AF_ALG check passes; no
+# other failure.
+if [ "${1:-}" = --fallback ]; then
+	judge_begin --fallback guest-fallback ": the silent fallback went unnoticed" "$@"
+	re='^FAIL: [^ ]+ part3 [a-z0-9_-]+ serves ecb cbc_enc cbc_dec cfb_enc cfb_dec ctr xts but its assembly for it was never entered \(hits: none\)$'
+	caught=$(grep -E "$re" <<<"$V" | awk '{ print $4 }' | sort -u | paste -sd' ')
+	checks=$(grep -cE '^PASS: [^ ]+ part3: check ' <<<"$V")
+	others=$(printf '%s\n%s\n' "$V" "$L" | grep -E '^(FAIL|ERROR):' |
+		grep -vE "$re" | sort -u)
+	bad=0
+	if [ -n "$caught" ]; then
+		say PASS "the entry counts catch the fallback of every mode in: $caught"
+	else
+		say FAIL "no driver's entry counts failed for all seven modes"; bad=1
+	fi
+	if [ "$checks" -gt 0 ] && ! grep -qE '^FAIL: [^ ]+ part3: check ' <<<"$V"; then
+		say PASS "the results stayed correct: $checks AF_ALG checks passed, none failed"
+	else
+		say FAIL "AF_ALG checks: $checks passed, $(grep -cE '^FAIL: [^ ]+ part3: check ' <<<"$V") failed (expected all correct)"; bad=1
+	fi
+	if [ -z "$others" ]; then
+		say PASS "nothing else failed"
+	else
+		say FAIL "failures not explained by the fallback: $(head -n 3 <<<"$others" | paste -sd ';')"; bad=1
+	fi
+	exit $bad
+fi
+
+# expect-broken.sh --gcm VERDICT_FILE RUN_LOG: judge a part-12 run with
+# sm4_broken_test's gcm_bad_setkey=1 (gcm-sm4-broken serves gcm(sm4); its
+# setkey fails once tested): kernel TLS must fail to key gcm(sm4), by
+# name, AF_ALG's AEAD check of gcm(sm4) must fail on gcm-sm4-broken, ccm
+# must still pass, and nothing that is not about that gcm may fail.
+if [ "${1:-}" = --gcm ]; then
+	judge_begin --gcm "guest-broken gcm" "" "$@"
+	bad=0
+	if grep -qE '^FAIL: [^ ]+ part12: tls gcm wire: SOL_TLS TLS_TX: Invalid argument \(the kernel.s TLS: sm4\) \[gcm\(sm4\): gcm-sm4-broken\]$' <<<"$V"; then
+		say PASS "kernel TLS reports that it cannot key gcm(sm4) (gcm-sm4-broken: EINVAL), by name"
+	else
+		say FAIL "no \"tls gcm wire: SOL_TLS TLS_TX: Invalid argument\" FAIL naming gcm-sm4-broken"; bad=1
+	fi
+	if grep -qE '^FAIL: [^ ]+ part12 afalg: aead gcm\(sm4\) \[gcm-sm4-broken\]: [0-9]+ of [0-9]+ cases failed' <<<"$V"; then
+		say PASS "AF_ALG's AEAD check of gcm(sm4) fails on gcm-sm4-broken"
+	else
+		say FAIL "AF_ALG's AEAD check of gcm(sm4) did not fail on gcm-sm4-broken"; bad=1
+	fi
+	if grep -qE '^PASS: [^ ]+ part12: tls ccm wire: ' <<<"$V"; then
+		say PASS "kernel TLS with ccm(sm4) still passes beside it"
+	else
+		say FAIL "kernel TLS with ccm(sm4) did not pass beside the broken gcm"; bad=1
+	fi
+	others=$(printf '%s\n%s\n' "$V" "$L" | grep -E '^(FAIL|ERROR):' |
+		grep -vE 'part12: tls gcm [a-z]+: SOL_TLS TLS_(TX|RX): Invalid argument .*gcm-sm4-broken\]$' |
+		grep -vE 'part12 afalg: aead (gcm\(sm4\)|gcm-sm4-broken|rfc4106\((gcm\(sm4\)|gcm-sm4-broken)\)) \[(rfc4106\()?gcm-sm4-broken\)?\]: ' |
+		grep -vE 'part12 afalg: .*sm4-afalg aead exit status 1' | sort -u)
+	if [ -z "$others" ]; then
+		say PASS "nothing else failed"
+	else
+		say FAIL "failures not explained by the broken gcm: $(head -n 3 <<<"$others" | paste -sd ';')"; bad=1
+	fi
+	exit $bad
+fi
 
 if [ $# -lt 2 ] || [ $# -gt 3 ]; then
 	echo "usage: $0 VERDICT_FILE DRIVER_SUFFIX [RUN_LOG]" >&2
@@ -72,13 +174,15 @@ esac
 # Failure lines the broken driver explains.
 explained()
 {
-	local m alt="" re
+	local m alt="" drv="" gen="" re
 
 	for m in $MODES; do
 		alt="$alt${alt:+|}$m"
+		drv="$drv${drv:+|}$(prefix_of "$m")$SUFFIX"
+		gen="$gen${gen:+|}$(ere "$(generic_of "$m")")"
 	done
-	re="^FAIL: [^ ]+ [^:]+: (check ($alt)(-sm4-$SUFFIX|\\(sm4\\)) \\[($alt)-sm4-$SUFFIX\\]: [0-9]+ of [0-9]+ cases failed: [1-9][0-9]* mismatches, 0 request errors( \\(0 wrote outside the output, 0 changed the source\\))?"
-	re="$re|cross ($alt) [0-9]+ cases, [0-9]+ drivers DISAGREE \\((.* )?($alt)-sm4-$SUFFIX( .*)?\\) \\([0-9.]+ s\\)"
+	re="^FAIL: [^ ]+ [^:]+: (check ($drv|$gen) \\[($drv)\\]: [0-9]+ of [0-9]+ cases failed: [1-9][0-9]* mismatches, 0 request errors( \\(0 wrote outside the output, 0 changed the source\\))?"
+	re="$re|cross ($alt) [0-9]+ cases, [0-9]+ drivers DISAGREE \\((.* )?($drv)( .*)?\\) \\([0-9.]+ s\\)"
 	re="$re|sm4-afalg (check|cross) exit status 1)\$"
 	grep -E "$re"
 }
@@ -96,14 +200,13 @@ fi
 missing=
 nocorrect=
 for m in $MODES; do
-	for name in "$m-sm4-$SUFFIX" "$m(sm4)"; do
-		re=${name//(/\\(}
-		re=${re//)/\\)}
-		pat="^FAIL: [^ ]+ [^:]+: check $re \\[$m-sm4-$SUFFIX\\]: [0-9]+ of [0-9]+ cases failed: [1-9][0-9]* mismatches, 0 request errors( \\(0 wrote outside the output, 0 changed the source\\))?\$"
+	p=$(prefix_of "$m")
+	for name in "$p$SUFFIX" "$(generic_of "$m")"; do
+		pat="^FAIL: [^ ]+ [^:]+: check $(ere "$name") \\[$p$SUFFIX\\]: [0-9]+ of [0-9]+ cases failed: [1-9][0-9]* mismatches, 0 request errors( \\(0 wrote outside the output, 0 changed the source\\))?\$"
 		grep -qE "$pat" <<<"$V" || missing="$missing $name"
 	done
-	correct=$(grep -E "^PASS: [^ ]+ [^:]+: check $m-sm4-[A-Za-z0-9_-]+ [0-9]+ cases \\[$m-sm4-" <<<"$V" |
-		grep -v "check $m-sm4-$SUFFIX ")
+	correct=$(grep -E "^PASS: [^ ]+ [^:]+: check ${p}[A-Za-z0-9_-]+ [0-9]+ cases \\[$p" <<<"$V" |
+		grep -v "check $p$SUFFIX ")
 	[ -n "$correct" ] || nocorrect="$nocorrect $m"
 done
 [ -z "$missing" ] ||

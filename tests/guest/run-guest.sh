@@ -27,6 +27,10 @@
 #   --with-broken        also load tests/guest/kmod's sm4_broken_test.ko;
 #                        the run must then fail
 #   --broken-args ARGS   module parameters for it (e.g. corrupt_from=1)
+#   --silent-fallback    build the modules with -DSM4_TEST_SILENT_FALLBACK
+#                        (crypto/sm4_glue.c: every skcipher request of a
+#                        SIMD driver in the portable C code, results
+#                        correct); the run must then fail the entry counts
 #   --suite SUITE        Debian suite whose kernel boots: bookworm (6.1),
 #                        trixie (6.12), sid (newest); default: this host's.
 #                        Modules are built with that suite's compiler (in
@@ -70,6 +74,7 @@ CPU=max
 CASES=10000
 PARTS=1,2,3,4,5,6,7,8,9,10,11,12
 BROKEN=0
+FALLBACK=0
 BROKEN_ARGS=
 KVER=
 SUITE=
@@ -102,6 +107,7 @@ while [ $# -gt 0 ]; do
 	--cases) CASES=$2; shift 2 ;;
 	--parts) PARTS=$2; shift 2 ;;
 	--with-broken) BROKEN=1; shift ;;
+	--silent-fallback) FALLBACK=1; shift ;;
 	--broken-args) BROKEN_ARGS=$2; shift 2 ;;
 	--kver) KVER=$2; shift 2 ;;
 	--suite) SUITE=$2; shift 2 ;;
@@ -150,6 +156,7 @@ esac
 FLAVOUR=$(kernel_flavour "$ARCH")
 WORK="$REPO_ROOT/build/guest/$SUITE-$ARCH-$(echo "$CPU" | tr -c 'A-Za-z0-9_.\n-' _)"
 [ $BROKEN = 1 ] && WORK="$WORK-broken"
+[ $FALLBACK = 1 ] && WORK="$WORK-fallback"
 [ $DEMO = 1 ] && WORK="$WORK-demo"
 [ $DEBUG_KERNEL = 1 ] && WORK="$WORK-debug"
 [ -n "$APPEND" ] && WORK="$WORK-$(echo "$APPEND" | tr -c 'A-Za-z0-9_.\n-' _)"
@@ -310,6 +317,8 @@ if [ -n "$REUSE" ]; then
 		setup_fail "--reuse-modules: cannot copy $REUSE/modules"
 	fi
 else
+	[ $FALLBACK = 1 ] &&
+		export SM4_MAKEFLAGS="${SM4_MAKEFLAGS:-} KCFLAGS=-DSM4_TEST_SILENT_FALLBACK"
 	"$REPO_ROOT/tests/lib/build-modules.sh" "$ARCH" ${KVER:+"$(norm_kver "$KVER")"} \
 		"$WORK/modules" "${BARGS[@]}" >"$WORK/modules.list" ||
 		setup_fail "build modules for $SUITE (see $WORK/modules/build.log)"
@@ -403,6 +412,9 @@ if [ $DEMO = 0 ]; then
 		setup_fail "build tests/common/gen-vectors"
 	gcc -O2 -Wall -o "$WORK/dm-xts" "$REPO_ROOT/tests/guest/dm-xts.c" -lgcrypt ||
 		setup_fail "build tests/guest/dm-xts"
+	gcc -O2 -Wall -o "$WORK/fscrypt-oracle" \
+		"$REPO_ROOT/tests/guest/fscrypt-oracle.c" -lgcrypt ||
+		setup_fail "build tests/guest/fscrypt-oracle"
 	"$WORK/gen-vectors" "$WORK/vectors.bin" "$CASES" "$SEED" >/dev/null ||
 		setup_fail "generate test vectors"
 fi
@@ -463,21 +475,80 @@ for m in $KMODS_WANTED; do
 	done
 done
 cp "$KROOT/lib/modules/$KREL"/modules.{order,builtin,builtin.modinfo} "$MODS_STAGE/"
+# distro_module_text NAME OUT: the distribution's module NAME as staged
+# (.ko, .ko.xz or .ko.zst), uncompressed into OUT; fails if it is not
+# staged.
+distro_module_text()
+{
+	local ko
+
+	ko=$(find "$MODS_STAGE/kernel" -name "$1.ko*" | head -n1)
+	[ -n "$ko" ] || return 1
+	case $ko in
+	*.xz) xz -dc "$ko" ;;
+	*.zst) zstd -dcq "$ko" ;;
+	*) cat "$ko" ;;
+	esac >"$2"
+}
 # The SM4 modes the distribution's tcrypt.ko measures: the names it holds.
 DISTRO_TCRYPT_MODES=
-ko=$(find "$MODS_STAGE/kernel" -name 'tcrypt.ko*' | head -n1)
-if [ -n "$ko" ]; then
-	case $ko in
-	*.xz) kcat=(xz -dc) ;;
-	*.zst) kcat=(zstd -dcq) ;;
-	*) kcat=(cat) ;;
-	esac
-	"${kcat[@]}" "$ko" >"$WORK/tcrypt.ko.plain"
+if distro_module_text tcrypt "$WORK/tcrypt.ko.plain"; then
 	for x in ecb cbc cfb ctr; do
 		grep -qaF "$x(sm4)" "$WORK/tcrypt.ko.plain" &&
 			DISTRO_TCRYPT_MODES="$DISTRO_TCRYPT_MODES${DISTRO_TCRYPT_MODES:+,}$x"
 	done
 fi
+# What the kernel's TLS can do, for part 12 (tests/guest/net/sm4-net.c):
+# read from its tls module's cipher table (the AEAD names it allocates),
+# not from the version number.  "absent": no tls module, not built in;
+# "no-sm4": a tls module without gcm(sm4)/ccm(sm4); "sm4": both.
+KERNEL_TLS=unknown
+if distro_module_text tls "$WORK/tls.ko.plain"; then
+	KERNEL_TLS=no-sm4
+	grep -qaF 'gcm(sm4)' "$WORK/tls.ko.plain" &&
+		grep -qaF 'ccm(sm4)' "$WORK/tls.ko.plain" && KERNEL_TLS=sm4
+elif ! grep -q '/tls\.ko' "$KROOT/lib/modules/$KREL/modules.builtin" 2>/dev/null; then
+	KERNEL_TLS=absent
+fi
+# Which SM4 algorithms IPsec's algorithm table (xfrm_algo) names, for
+# part 12: a name it lacks is refused by "ip xfrm state add" (a SKIP), a
+# name it has must work.  "unknown" when the table is built in.
+XFRM_SM4=unknown
+if distro_module_text xfrm_algo "$WORK/xfrm_algo.ko.plain"; then
+	XFRM_SM4=
+	for x in "cbc(sm4)" "rfc4106(gcm(sm4))"; do
+		grep -qaF "$x" "$WORK/xfrm_algo.ko.plain" && XFRM_SM4="$XFRM_SM4 $x"
+	done
+	XFRM_SM4=${XFRM_SM4# }
+	XFRM_SM4=${XFRM_SM4:-none}
+fi
+# Whether the kernel runs the crypto self-tests at all (testmgr marks
+# every algorithm "passed" when they are disabled): its configuration,
+# under either name (CRYPTO_MANAGER_DISABLE_TESTS until 6.15,
+# CRYPTO_SELFTESTS from 6.16).  "run", "off" or "unknown", and the line.
+KSELFTESTS=unknown KSELFTESTS_WHY="no kernel configuration found"
+# Debian's packages have /boot/config-KREL (7.x: in the modules
+# directory, which the kernel root fetched here lacks); the headers the
+# modules were built against carry the same .config; the debug kernel
+# has its build's .config.
+for kc in "$KROOT/boot/config-$KREL" "$KROOT/lib/modules/$KREL/config" \
+		"$KROOT/usr/lib/modules/$KREL/config" "$KROOT/../out/.config" \
+		"$WORK/modules/kdir/.config"; do
+	[ -r "$kc" ] || continue
+	if grep -q '^CONFIG_CRYPTO_MANAGER_DISABLE_TESTS=y' "$kc"; then
+		KSELFTESTS=off KSELFTESTS_WHY="CONFIG_CRYPTO_MANAGER_DISABLE_TESTS=y"
+	elif grep -q '^CONFIG_CRYPTO_SELFTESTS=y' "$kc"; then
+		KSELFTESTS=run KSELFTESTS_WHY="CONFIG_CRYPTO_SELFTESTS=y"
+	elif grep -q '^# CONFIG_CRYPTO_SELFTESTS is not set' "$kc"; then
+		KSELFTESTS=off KSELFTESTS_WHY="CONFIG_CRYPTO_SELFTESTS is not set"
+	elif grep -q '^# CONFIG_CRYPTO_MANAGER_DISABLE_TESTS is not set' "$kc" &&
+			grep -q '^CONFIG_CRYPTO_MANAGER=[ym]' "$kc"; then
+		KSELFTESTS=run KSELFTESTS_WHY="CONFIG_CRYPTO_MANAGER_DISABLE_TESTS is not set"
+	else
+		KSELFTESTS_WHY="neither option in $(basename "$kc")"
+	fi
+	break
+done
 if [ -n "$MODULES_DIR" ]; then
 	mkdir -p "$MODS_STAGE/updates/dkms"
 	cp "$MODULES_DIR"/*.ko* "$MODS_STAGE/updates/dkms/"
@@ -567,7 +638,7 @@ if [ $DEMO = 0 ]; then
 	head -c 1048576 /dev/urandom >"$WORK/dmB.bin"
 	cp "$WORK/dmA.bin" "$STAGE/opt/sm4/dmA.bin"
 	sha256sum <"$WORK/dmB.bin" | cut -d' ' -f1 >"$STAGE/opt/sm4/dmB.sha256"
-	truncate -s 4M "$WORK/disk2.img"
+	truncate -s 10M "$WORK/disk2.img"
 	"$WORK/dm-xts" enc "$DMXTS_KEY" $((DMXTS_IV_OFFSET + 4096)) <"$WORK/dmB.bin" |
 		dd of="$WORK/disk2.img" bs=512 seek=4096 conv=notrunc status=none ||
 		setup_fail "dm-xts: prepare the raw dm-crypt disk"
@@ -590,6 +661,10 @@ DMXTS_KEY=${DMXTS_KEY:-}
 DMXTS_IV_OFFSET=${DMXTS_IV_OFFSET:-}
 TCRYPT_SEC=$TCRYPT_SEC
 DISTRO_TCRYPT_MODES=$DISTRO_TCRYPT_MODES
+KERNEL_TLS=$KERNEL_TLS
+XFRM_SM4='$XFRM_SM4'
+KSELFTESTS=$KSELFTESTS
+KSELFTESTS_WHY='$KSELFTESTS_WHY'
 EOF
 (cd "$STAGE" && find . -print0 | LC_ALL=C sort -z |
 	cpio -0 -o -H newc -R 0:0 --quiet) >"$WORK/overlay.cpio" ||
@@ -616,11 +691,15 @@ phase_parts()
 	done
 }
 
-# fscrypt_raw_check: the disk fscrypt wrote holds no plaintext: no name
-# or content marker, no 64-byte piece of the random file.
+# fscrypt_raw_check VERDICT: the disk fscrypt wrote holds no plaintext:
+# no name or content marker, no 64-byte piece of the random file; and
+# what is there is what fscrypt's key derivation and SM4-XTS/CTS give,
+# computed here with libgcrypt from the master key alone (fscrypt-oracle,
+# on the guest's RAW-FSCRYPT report: a file's blocks, every name of enc/
+# and of its directories).
 fscrypt_raw_check()
 {
-	local r
+	local ver=$1 r line out
 
 	r=$(python3 - "$WORK/disk3.img" "$WORK/fs-random.bin" <<'EOF_PY'
 import sys
@@ -637,6 +716,57 @@ EOF_PY
 		pass "part10 host: the fscrypt disk holds no plaintext (no name/content marker, none of $3 samples of the random file)"
 	else
 		fail "part10 host: plaintext on the fscrypt disk (markers: $1; $2 of $3 samples of the random file)"
+	fi
+	out=$(sed -n 's/^RAW-FSCRYPT //p' "$ver" |
+		"$WORK/fscrypt-oracle" "$STAGE/opt/sm4/fscrypt.key" \
+			"$WORK/vectors.bin" "$WORK/disk3.img" 2>&1)
+	grep -qE '^(PASS|FAIL): ' <<<"$out" ||
+		out="FAIL: fscrypt-oracle gave no verdict: $(tail -n 1 <<<"$out")"
+	while IFS= read -r line; do
+		case $line in
+		PASS:*) pass "part10 host:${line#PASS:}" ;;
+		FAIL:*) fail "part10 host:${line#FAIL:}" ;;
+		[0-9]*' passed, '*) ;;
+		*) fail "part10 host: fscrypt-oracle: $line" ;;
+		esac
+	done <<<"$out"
+}
+
+# luks_raw_check VERDICT: the LUKS2 volume's data area on the disk image,
+# decrypted here with libgcrypt (dm-xts) with the volume key cryptsetup
+# dumped in the guest, gives what the guest read through the mapping
+# (luks_raw_report in suite.sh: three 64 KiB regions, by SHA-256).
+luks_raw_check()
+{
+	local key seg tbl off ssz r len sum got n=0 bad=0 why=
+
+	key=$(sed -n 's/^RAW-LUKS key //p' "$1")
+	seg=$(sed -n 's/^RAW-LUKS segment //p' "$1")
+	tbl=$(sed -n 's/^RAW-LUKS table //p' "$1")
+	read -r off ssz _ <<<"$seg"
+	if ! [[ $key =~ ^[0-9a-f]{64}$ ]] || ! [[ ${off:-} =~ ^[0-9]+$ ]]; then
+		fail "part5 host: LUKS2 data area: the guest reported no 256-bit volume key (${#key} hex digits) or no data segment ('$seg')"
+		return
+	fi
+	if [ "$ssz" != 512 ] || [[ $tbl == *iv_large_sectors* ]]; then
+		fail "part5 host: LUKS2 data area: sector size $ssz ($tbl): dm-xts decrypts 512-byte sectors only"
+		return
+	fi
+	while read -r r len sum; do
+		n=$((n + 1))
+		got=$(dd if="$WORK/disk.img" bs=512 skip=$((off + r / 512)) \
+				count=$((len / 512)) status=none |
+			"$WORK/dm-xts" dec "$key" $((r / 512)) | sha256sum |
+			cut -d' ' -f1)
+		if [ "$got" != "$sum" ]; then
+			bad=$((bad + 1))
+			why="$why region at $r;"
+		fi
+	done < <(sed -n 's/^RAW-LUKS region //p' "$1")
+	if [ $n -eq 3 ] && [ $bad -eq 0 ]; then
+		pass "part5 host: the LUKS2 volume's data area on the disk image decrypts with libgcrypt SM4-XTS (the volume key luksDump dumped, plain64 from the segment at sector $off) to what the guest read through the mapping: 3 of 3 regions of 64 KiB"
+	else
+		fail "part5 host: LUKS2 data area: $bad of $n regions (3 expected) decrypt with libgcrypt to something else than the guest read through the mapping:$why"
 	fi
 }
 
@@ -782,7 +912,7 @@ boot()
 			echo "SKIP: $ARCH part10 host: raw fscrypt disk check: the guest's fscrypt has no SM4"
 			N_SKIP=$((N_SKIP + 1))
 		else
-			fscrypt_raw_check
+			fscrypt_raw_check "$ver.clean"
 		fi
 	fi
 	if [ "$n" = 1 ] && want_part 5; then
@@ -793,11 +923,12 @@ boot()
 		else
 			fail "part5 host: sectors the guest wrote through dm-crypt do not decrypt to the data with libgcrypt SM4-XTS"
 		fi
+		luks_raw_check "$ver.clean"
 	fi
 	# Kernel messages only (they carry printk timestamps): the suite's
 	# and the tools' own output is not the kernel's.
 	if tr -d '\r' <"$con" |
-			grep -E '\[ *[0-9]+\.[0-9]{6}\].*(Oops|BUG:|WARNING:|Call [Tt]race|Kernel panic|kernel BUG|general protection fault|Unable to handle kernel|blocked for more than|soft lockup|rcu_.*stall)' \
+			grep -E '\[ *[0-9]+\.[0-9]{6}\].*(Oops|BUG:|WARNING:|UBSAN:|Call [Tt]race|Kernel panic|kernel BUG|general protection fault|Unable to handle kernel|blocked for more than|soft lockup|rcu_.*stall)' \
 			>"$WORK/console$n.bad"; then
 		fail "boot $n: kernel console is clean (found: $(head -n 3 "$WORK/console$n.bad" | tr '\n' ' '))"
 	else

@@ -45,6 +45,16 @@
  * disabled, the bug CONFIG_DEBUG_ATOMIC_SLEEP reports ("BUG: sleeping
  * function called from invalid context"): the debug kernel's test shows
  * with it that such a report fails the run.
+ *
+ * gcm_bad_setkey=1: also register "gcm-sm4-broken" (gcm(sm4) at the same
+ * priority), a gcm over the kernel's own templates on sm4-generic whose
+ * setkey fails with -EINVAL once its self-test has passed: kernel TLS
+ * and AF_ALG then cannot key gcm(sm4), which part 12 must report as a
+ * failure, by name.
+ *
+ * leak=1: the module allocates a buffer at load and forgets the pointer,
+ * the leak kmemleak reports (its backtrace in sm4_broken_init): the debug
+ * kernel's test shows with it that the suite's scan catches our leaks.
  */
 
 #define pr_fmt(fmt) "sm4-broken: " fmt
@@ -54,6 +64,9 @@
 #include <linux/kernel.h>
 #include <linux/mm.h>
 #include <linux/preempt.h>
+#include <crypto/internal/aead.h>
+#include <linux/slab.h>
+#include <linux/string.h>
 #include <sm4/glue.h>
 
 #define SM4_BROKEN_PRIORITY	9000
@@ -77,6 +90,15 @@ static bool sleep_in_atomic;
 module_param(sleep_in_atomic, bool, 0444);
 MODULE_PARM_DESC(sleep_in_atomic,
 		 "call might_sleep() with preemption disabled in every bulk call");
+
+static bool gcm_bad_setkey;
+module_param(gcm_bad_setkey, bool, 0444);
+MODULE_PARM_DESC(gcm_bad_setkey,
+		 "register gcm-sm4-broken, whose setkey fails once tested");
+
+static bool leak;
+module_param(leak, bool, 0444);
+MODULE_PARM_DESC(leak, "leak a buffer at load (for kmemleak to find)");
 
 static const struct sm4_mode_ops sm4_broken_ops;
 
@@ -142,11 +164,116 @@ static const struct sm4_mode_ops sm4_broken_ops = {
 	.xts_dec	= sm4_broken_xts_dec,
 };
 
+/* gcm-sm4-broken: a synchronous child does the work. */
+#define SM4_BROKEN_GCM_CHILD	"gcm_base(ctr(sm4-generic),ghash-generic)"
+
+struct sm4_broken_gcm_ctx {
+	struct crypto_aead *child;
+};
+
+static struct aead_alg sm4_broken_gcm;
+
+static int sm4_broken_gcm_setkey(struct crypto_aead *tfm, const u8 *key,
+				 unsigned int keylen)
+{
+	struct sm4_broken_gcm_ctx *ctx = crypto_aead_ctx(tfm);
+
+	if (READ_ONCE(sm4_broken_gcm.base.cra_flags) & CRYPTO_ALG_TESTED)
+		return -EINVAL;
+	return crypto_aead_setkey(ctx->child, key, keylen);
+}
+
+static int sm4_broken_gcm_setauthsize(struct crypto_aead *tfm,
+				      unsigned int authsize)
+{
+	struct sm4_broken_gcm_ctx *ctx = crypto_aead_ctx(tfm);
+
+	return crypto_aead_setauthsize(ctx->child, authsize);
+}
+
+static int sm4_broken_gcm_crypt(struct aead_request *req, bool enc)
+{
+	struct sm4_broken_gcm_ctx *ctx = crypto_aead_ctx(crypto_aead_reqtfm(req));
+	struct aead_request *sub = aead_request_ctx(req);
+
+	aead_request_set_tfm(sub, ctx->child);
+	aead_request_set_callback(sub, req->base.flags, NULL, NULL);
+	aead_request_set_crypt(sub, req->src, req->dst, req->cryptlen, req->iv);
+	aead_request_set_ad(sub, req->assoclen);
+	return enc ? crypto_aead_encrypt(sub) : crypto_aead_decrypt(sub);
+}
+
+static int sm4_broken_gcm_encrypt(struct aead_request *req)
+{
+	return sm4_broken_gcm_crypt(req, true);
+}
+
+static int sm4_broken_gcm_decrypt(struct aead_request *req)
+{
+	return sm4_broken_gcm_crypt(req, false);
+}
+
+static int sm4_broken_gcm_init(struct crypto_aead *tfm)
+{
+	struct sm4_broken_gcm_ctx *ctx = crypto_aead_ctx(tfm);
+	struct crypto_aead *child;
+
+	/* Synchronous only: no completion ever needs forwarding. */
+	child = crypto_alloc_aead(SM4_BROKEN_GCM_CHILD, 0, CRYPTO_ALG_ASYNC);
+	if (IS_ERR(child))
+		return PTR_ERR(child);
+	ctx->child = child;
+	crypto_aead_set_reqsize(tfm, sizeof(struct aead_request) +
+				crypto_aead_reqsize(child));
+	return 0;
+}
+
+static void sm4_broken_gcm_exit(struct crypto_aead *tfm)
+{
+	struct sm4_broken_gcm_ctx *ctx = crypto_aead_ctx(tfm);
+
+	crypto_free_aead(ctx->child);
+}
+
+static struct aead_alg sm4_broken_gcm = {
+	.setkey		= sm4_broken_gcm_setkey,
+	.setauthsize	= sm4_broken_gcm_setauthsize,
+	.encrypt	= sm4_broken_gcm_encrypt,
+	.decrypt	= sm4_broken_gcm_decrypt,
+	.init		= sm4_broken_gcm_init,
+	.exit		= sm4_broken_gcm_exit,
+	.ivsize		= 12,
+	.maxauthsize	= 16,
+	.chunksize	= 16,
+	.base = {
+		.cra_name		= "gcm(sm4)",
+		.cra_driver_name	= "gcm-sm4-broken",
+		.cra_priority		= SM4_BROKEN_PRIORITY,
+		.cra_blocksize		= 1,
+		.cra_ctxsize		= sizeof(struct sm4_broken_gcm_ctx),
+		.cra_module		= THIS_MODULE,
+	},
+};
+
+/* Allocate and forget: the pointer lives only in a register. */
+static noinline void sm4_broken_leak(void)
+{
+	void *p = kmalloc(200, GFP_KERNEL);
+
+	/* Keep the allocation from being optimised away. */
+	OPTIMIZER_HIDE_VAR(p);
+	if (p)
+		memset(p, 0x5a, 200);
+}
+
 static int __init sm4_broken_init(void)
 {
 	unsigned int missing = 0;
 	enum sm4_mode mode;
 	int err;
+
+	if (leak)
+		sm4_broken_leak();
 
 	err = sm4_skcipher_register(&sm4_broken_driver);
 	if (err) {
@@ -162,15 +289,27 @@ static int __init sm4_broken_init(void)
 		sm4_skcipher_unregister(&sm4_broken_driver);
 		return -ENODEV;
 	}
-	pr_info("registered <mode>-sm4-broken for all five modes, priority %d, %s corrupting calls of >= %u blocks, overrunning calls of >= %u blocks (0: none)%s\n",
+	if (gcm_bad_setkey) {
+		err = crypto_register_aead(&sm4_broken_gcm);
+		if (err) {
+			pr_err("gcm-sm4-broken: registration failed: %d\n", err);
+			sm4_skcipher_unregister(&sm4_broken_driver);
+			return err;
+		}
+	}
+	pr_info("registered <mode>-sm4-broken for all five modes, priority %d, %s corrupting calls of >= %u blocks, overrunning calls of >= %u blocks (0: none)%s%s%s\n",
 		SM4_BROKEN_PRIORITY, before_test ? "from the start" : "once tested",
 		corrupt_from, overrun_from,
-		sleep_in_atomic ? ", might_sleep() in atomic context" : "");
+		sleep_in_atomic ? ", might_sleep() in atomic context" : "",
+		leak ? ", one buffer leaked" : "",
+		gcm_bad_setkey ? ", gcm-sm4-broken with a failing setkey" : "");
 	return 0;
 }
 
 static void __exit sm4_broken_exit(void)
 {
+	if (gcm_bad_setkey)
+		crypto_unregister_aead(&sm4_broken_gcm);
 	sm4_skcipher_unregister(&sm4_broken_driver);
 }
 
