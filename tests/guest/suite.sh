@@ -1267,7 +1267,7 @@ fs_verify()
 FSCRYPT_RAW_SIZE=13000
 fscrypt_raw_report()
 {
-	local f="$FSMNT/enc/sm4-raw-check" d ino n
+	local f="$FSMNT/enc/sm4-raw-check" n line
 
 	if ! head -c "$FSCRYPT_RAW_SIZE" "$VECTORS" >"$f" || ! sync ||
 			! n=$("$FSCRYPT" nonce "$f" 2>&1) ||
@@ -1280,17 +1280,7 @@ fscrypt_raw_report()
 	while read -r line; do
 		raw_report "FSCRYPT $line"
 	done </tmp/fs.ext
-	for d in "$FSMNT/enc" $(find "$FSMNT/enc" -mindepth 1 -maxdepth 1 -type d); do
-		ino=$(stat -c %i "$d")
-		if ! n=$("$FSCRYPT" nonce "$d" 2>&1); then
-			fail "part10 raw: nonce of ${d#"$FSMNT"/}: $n"
-			continue
-		fi
-		raw_report "FSCRYPT dir $ino $n"
-		ls -A "$d" | while IFS= read -r n; do
-			raw_report "FSCRYPT name $ino $n"
-		done
-	done
+	fscrypt_raw_names name
 }
 
 # fscrypt_raw_nokey: the key removed, the names enc/ and its directories
@@ -1299,12 +1289,27 @@ fscrypt_raw_report()
 # of the plaintext names.
 fscrypt_raw_nokey()
 {
+	fscrypt_raw_names nokey
+}
+
+# fscrypt_raw_names KIND: "FSCRYPT KIND INO NAME" for every name of enc/
+# and of each directory in it (INO: the directory's inode number); with
+# the key (KIND name) each directory's "FSCRYPT dir INO NONCE" first.
+fscrypt_raw_names()
+{
 	local d ino n
 
 	for d in "$FSMNT/enc" $(find "$FSMNT/enc" -mindepth 1 -maxdepth 1 -type d); do
 		ino=$(stat -c %i "$d")
+		if [ "$1" = name ]; then
+			if ! n=$("$FSCRYPT" nonce "$d" 2>&1); then
+				fail "part10 raw: nonce of ${d#"$FSMNT"/}: $n"
+				continue
+			fi
+			raw_report "FSCRYPT dir $ino $n"
+		fi
 		ls -A "$d" | while IFS= read -r n; do
-			raw_report "FSCRYPT nokey $ino $n"
+			raw_report "FSCRYPT $1 $ino $n"
 		done
 	done
 }
