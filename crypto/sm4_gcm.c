@@ -8,7 +8,6 @@
  */
 
 #include <linux/module.h>
-#include <linux/export.h>
 #include <linux/string.h>
 #include <crypto/algapi.h>
 #include <sm4/compat.h>
@@ -56,14 +55,12 @@ static void sm4_ghash_portable(struct sm4_ghash *gh, const u8 *src,
 const struct sm4_gcm_ops sm4_gcm_generic_ops = {
 	.ghash	= sm4_ghash_portable,
 };
-EXPORT_SYMBOL_GPL(sm4_gcm_generic_ops);
 
 void sm4_ghash_start(struct sm4_ghash *gh, const u8 *table)
 {
 	memset(gh, 0, sizeof(*gh));
 	gh->table = table;
 }
-EXPORT_SYMBOL_GPL(sm4_ghash_start);
 
 void sm4_ghash_update(const struct sm4_gcm_ops *gops, struct sm4_ghash *gh,
 		      const u8 *data, unsigned int len)
@@ -89,7 +86,6 @@ void sm4_ghash_update(const struct sm4_gcm_ops *gops, struct sm4_ghash *gh,
 	memcpy(gh->buf, data, len);
 	gh->buflen = len;
 }
-EXPORT_SYMBOL_GPL(sm4_ghash_update);
 
 void sm4_ghash_pad(const struct sm4_gcm_ops *gops, struct sm4_ghash *gh)
 {
@@ -99,14 +95,12 @@ void sm4_ghash_pad(const struct sm4_gcm_ops *gops, struct sm4_ghash *gh)
 	gops->ghash(gh, gh->buf, 1);
 	gh->buflen = 0;
 }
-EXPORT_SYMBOL_GPL(sm4_ghash_pad);
 
 void sm4_gcm_first_ctr(u8 *ctr, const u8 *iv)
 {
 	memcpy(ctr, iv, SM4_GCM_IV_SIZE);
 	put_unaligned_be32(2, ctr + SM4_GCM_IV_SIZE);
 }
-EXPORT_SYMBOL_GPL(sm4_gcm_first_ctr);
 
 void sm4_gcm_encrypt_piece(const struct sm4_mode_ops *ops,
 			   const struct sm4_gcm_ops *gops, const u32 *rk,
@@ -134,7 +128,6 @@ void sm4_gcm_encrypt_piece(const struct sm4_mode_ops *ops,
 	sm4_ghash_update(gops, gh, block, tail);
 	memzero_explicit(block, sizeof(block));
 }
-EXPORT_SYMBOL_GPL(sm4_gcm_encrypt_piece);
 
 void sm4_gcm_tag(const struct sm4_mode_ops *ops,
 		 const struct sm4_gcm_ops *gops, const u32 *rk,
@@ -152,5 +145,5 @@ void sm4_gcm_tag(const struct sm4_mode_ops *ops,
 	put_unaligned_be32(1, j0 + SM4_GCM_IV_SIZE);
 	ops->ecb(rk, tag, j0, 1);
 	crypto_xor(tag, gh->acc, SM4_BLOCK_SIZE);
+	memzero_explicit(j0, sizeof(j0));
 }
-EXPORT_SYMBOL_GPL(sm4_gcm_tag);

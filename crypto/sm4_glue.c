@@ -54,9 +54,10 @@ sm4_skcipher_alg_of(struct crypto_skcipher *tfm)
 
 /*
  * The bulk functions to use for a request of @len bytes in this context,
- * and whether SIMD is on: the portable code when SIMD is not usable, or
- * when the request is below the driver's scalar threshold; the driver's
- * small_ops below its small_below.
+ * and whether SIMD is on: a SIMD driver's own code at every length
+ * whenever SIMD is usable (its small_ops below its small_below), so that
+ * no request, however short, runs the table S-box of the portable code;
+ * the portable code only when SIMD is not usable in this context.
  */
 const struct sm4_mode_ops *
 sm4_glue_ops(const struct sm4_skcipher_driver *drv, unsigned int len,
@@ -66,8 +67,7 @@ sm4_glue_ops(const struct sm4_skcipher_driver *drv, unsigned int len,
 	if (!drv->uses_simd)
 		return drv->small_ops && len < drv->small_below ?
 		       drv->small_ops : drv->ops;
-	if (len < drv->scalar_below || !crypto_simd_usable() ||
-	    SM4_SILENT_FALLBACK)
+	if (!crypto_simd_usable() || SM4_SILENT_FALLBACK)
 		return &sm4_generic_mode_ops;
 	*simd = true;
 	if (drv->small_ops && len < drv->small_below)
@@ -550,7 +550,7 @@ int sm4_skcipher_register(struct sm4_skcipher_driver *drv)
 	}
 	return 0;
 }
-EXPORT_SYMBOL_GPL(sm4_skcipher_register);
+SM4_EXPORT_SYMBOL_NS_GPL(sm4_skcipher_register);
 
 void sm4_skcipher_unregister(struct sm4_skcipher_driver *drv)
 {
@@ -569,4 +569,4 @@ void sm4_skcipher_unregister(struct sm4_skcipher_driver *drv)
 		drv->cipher_registered = false;
 	}
 }
-EXPORT_SYMBOL_GPL(sm4_skcipher_unregister);
+SM4_EXPORT_SYMBOL_NS_GPL(sm4_skcipher_unregister);

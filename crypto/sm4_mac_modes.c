@@ -5,7 +5,6 @@
  */
 
 #include <linux/module.h>
-#include <linux/export.h>
 #include <linux/errno.h>
 #include <linux/string.h>
 #include <crypto/algapi.h>
@@ -59,19 +58,18 @@ const struct sm4_mac_ops sm4_generic_mac_ops = {
 	.ccm_enc	= sm4_generic_ccm_enc,
 	.ccm_dec_mac	= sm4_generic_ccm_dec_mac,
 };
-EXPORT_SYMBOL_GPL(sm4_generic_mac_ops);
 
 /* ---- CBC-MAC, CMAC, XCBC ---------------------------------------------- */
 
 static const u8 sm4_zero_block[SM4_BLOCK_SIZE];
 
-void sm4_mac_encrypt_block(const struct sm4_mac_ops *mops, const u32 *rk,
-			   u8 *out, const u8 *in)
+/* E(@in) into @out with the CBC-MAC function (for subkeys). */
+static void sm4_mac_encrypt_block(const struct sm4_mac_ops *mops,
+				  const u32 *rk, u8 *out, const u8 *in)
 {
 	memmove(out, in, SM4_BLOCK_SIZE);
 	mops->cbcmac(rk, out, sm4_zero_block, 1);
 }
-EXPORT_SYMBOL_GPL(sm4_mac_encrypt_block);
 
 void sm4_mac_update(const struct sm4_mac_ops *mops, const u32 *rk,
 		    struct sm4_mac_state *st, const u8 *p, unsigned int len)
@@ -102,7 +100,6 @@ void sm4_mac_update(const struct sm4_mac_ops *mops, const u32 *rk,
 	crypto_xor(st->dg, p, len);
 	st->len = len;
 }
-EXPORT_SYMBOL_GPL(sm4_mac_update);
 
 void sm4_mac_flush(const struct sm4_mac_ops *mops, const u32 *rk,
 		   struct sm4_mac_state *st)
@@ -111,7 +108,6 @@ void sm4_mac_flush(const struct sm4_mac_ops *mops, const u32 *rk,
 		mops->cbcmac(rk, st->dg, sm4_zero_block, 1);
 	st->len = 0;
 }
-EXPORT_SYMBOL_GPL(sm4_mac_flush);
 
 void sm4_mac_final_keyed(const struct sm4_mac_ops *mops, const u32 *rk,
 			 struct sm4_mac_state *st, const u8 *k_full,
@@ -126,7 +122,6 @@ void sm4_mac_final_keyed(const struct sm4_mac_ops *mops, const u32 *rk,
 	mops->cbcmac(rk, st->dg, sm4_zero_block, 1);
 	st->len = 0;
 }
-EXPORT_SYMBOL_GPL(sm4_mac_final_keyed);
 
 /* Multiply by x in GF(2^128), big-endian, x^128 = x^7 + x^2 + x + 1. */
 static void sm4_cmac_double(u8 *out, const u8 *in)
@@ -151,7 +146,6 @@ void sm4_cmac_subkeys(const struct sm4_mac_ops *mops, const u32 *rk,
 	sm4_cmac_double(k2, k1);
 	memzero_explicit(l, sizeof(l));
 }
-EXPORT_SYMBOL_GPL(sm4_cmac_subkeys);
 
 void sm4_xcbc_subkeys(const struct sm4_mac_ops *mops, const u32 *rk,
 		      u8 *k1, u8 *k2, u8 *k3)
@@ -164,7 +158,6 @@ void sm4_xcbc_subkeys(const struct sm4_mac_ops *mops, const u32 *rk,
 	sm4_mac_encrypt_block(mops, rk, k2, k2);
 	sm4_mac_encrypt_block(mops, rk, k3, k3);
 }
-EXPORT_SYMBOL_GPL(sm4_xcbc_subkeys);
 
 /* ---- CCM ------------------------------------------------------------- */
 
@@ -216,7 +209,6 @@ int sm4_ccm_start(const struct sm4_mac_ops *mops, const u32 *rk,
 	sm4_mac_update(mops, rk, &st->mac, hdr, hlen);
 	return 0;
 }
-EXPORT_SYMBOL_GPL(sm4_ccm_start);
 
 /* Whole blocks: mops->ccm_enc, or the CBC-MAC of src, then CTR. */
 static void sm4_ccm_enc_blocks(const struct sm4_mode_ops *ops,
@@ -279,7 +271,6 @@ void sm4_ccm_encrypt(const struct sm4_mode_ops *ops,
 	memzero_explicit(in, sizeof(in));
 	memzero_explicit(out, sizeof(out));
 }
-EXPORT_SYMBOL_GPL(sm4_ccm_encrypt);
 
 void sm4_ccm_decrypt_mac(const struct sm4_mode_ops *ops,
 			 const struct sm4_mac_ops *mops, const u32 *rk,
@@ -306,7 +297,6 @@ void sm4_ccm_decrypt_mac(const struct sm4_mode_ops *ops,
 	memcpy(st->carry, src + n * SM4_BLOCK_SIZE, len);
 	st->ncarry = len;
 }
-EXPORT_SYMBOL_GPL(sm4_ccm_decrypt_mac);
 
 void sm4_ccm_decrypt_mac_end(const struct sm4_mode_ops *ops,
 			     const struct sm4_mac_ops *mops, const u32 *rk,
@@ -324,7 +314,6 @@ void sm4_ccm_decrypt_mac_end(const struct sm4_mode_ops *ops,
 	memzero_explicit(p, sizeof(p));
 	st->ncarry = 0;
 }
-EXPORT_SYMBOL_GPL(sm4_ccm_decrypt_mac_end);
 
 void sm4_ccm_tag(const struct sm4_mode_ops *ops, const u32 *rk,
 		 const struct sm4_ccm_state *st, u8 *tag)
@@ -333,12 +322,11 @@ void sm4_ccm_tag(const struct sm4_mode_ops *ops, const u32 *rk,
 
 	memcpy(a0, st->ctr0, SM4_BLOCK_SIZE);
 	ops->ctr(rk, tag, st->mac.dg, 1, a0);
+	memzero_explicit(a0, sizeof(a0));
 }
-EXPORT_SYMBOL_GPL(sm4_ccm_tag);
 
 void sm4_ccm_text_ctr(const struct sm4_ccm_state *st, u8 *ctr)
 {
 	memcpy(ctr, st->ctr0, SM4_BLOCK_SIZE);
 	ctr[SM4_BLOCK_SIZE - 1] = 1;
 }
-EXPORT_SYMBOL_GPL(sm4_ccm_text_ctr);

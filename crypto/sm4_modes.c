@@ -118,7 +118,8 @@ static void sm4_generic_ctr(const u32 *rk, u8 *dst, const u8 *src,
 	memzero_explicit(keystream, sizeof(keystream));
 }
 
-void sm4_xts_mul_x(u8 *tweak)
+/* Multiply an XTS tweak by x in GF(2^128), IEEE 1619 byte order. */
+static void sm4_xts_mul_x(u8 *tweak)
 {
 	u64 lo = get_unaligned_le64(tweak);
 	u64 hi = get_unaligned_le64(tweak + 8);
@@ -129,7 +130,6 @@ void sm4_xts_mul_x(u8 *tweak)
 	put_unaligned_le64(lo, tweak);
 	put_unaligned_le64(hi, tweak + 8);
 }
-EXPORT_SYMBOL_GPL(sm4_xts_mul_x);
 
 static void sm4_generic_xts(const u32 *rk, u8 *dst, const u8 *src,
 			    unsigned int nblocks, u8 *tweak)
@@ -157,7 +157,7 @@ const struct sm4_mode_ops sm4_generic_mode_ops = {
 	.xts_enc	= sm4_generic_xts,
 	.xts_dec	= sm4_generic_xts,
 };
-EXPORT_SYMBOL_GPL(sm4_generic_mode_ops);
+SM4_EXPORT_SYMBOL_NS_GPL(sm4_generic_mode_ops);
 
 /* ---- Byte-granular modes over any implementation ------------------ */
 
@@ -191,14 +191,12 @@ void sm4_mode_cfb_encrypt(const struct sm4_mode_ops *ops, const u32 *rk,
 {
 	sm4_mode_stream(ops, ops->cfb_enc, rk, dst, src, len, iv);
 }
-EXPORT_SYMBOL_GPL(sm4_mode_cfb_encrypt);
 
 void sm4_mode_cfb_decrypt(const struct sm4_mode_ops *ops, const u32 *rk,
 			  u8 *dst, const u8 *src, unsigned int len, u8 *iv)
 {
 	sm4_mode_stream(ops, ops->cfb_dec, rk, dst, src, len, iv);
 }
-EXPORT_SYMBOL_GPL(sm4_mode_cfb_decrypt);
 
 void sm4_mode_ctr_crypt(const struct sm4_mode_ops *ops, const u32 *rk,
 			u8 *dst, const u8 *src, unsigned int len, u8 *ctr)
@@ -207,7 +205,6 @@ void sm4_mode_ctr_crypt(const struct sm4_mode_ops *ops, const u32 *rk,
 	if (sm4_mode_stream(ops, ops->ctr, rk, dst, src, len, ctr))
 		sm4_ctr_inc(ctr);
 }
-EXPORT_SYMBOL_GPL(sm4_mode_ctr_crypt);
 
 /*
  * XTS with ciphertext stealing (IEEE 1619-2007, 5.3.2).  With m full
@@ -261,6 +258,8 @@ static int sm4_mode_xts_crypt(const struct sm4_mode_ops *ops, const u32 *rk,
 	xts(rk, dst, block, 1, second_tweak);
 
 	memcpy(tweak, second_tweak, SM4_BLOCK_SIZE);
+	memzero_explicit(first_tweak, sizeof(first_tweak));
+	memzero_explicit(second_tweak, sizeof(second_tweak));
 	memzero_explicit(block, sizeof(block));
 	memzero_explicit(stolen, sizeof(stolen));
 	return 0;
@@ -271,19 +270,19 @@ int sm4_mode_xts_encrypt(const struct sm4_mode_ops *ops, const u32 *rk,
 {
 	return sm4_mode_xts_crypt(ops, rk, dst, src, len, tweak, true);
 }
-EXPORT_SYMBOL_GPL(sm4_mode_xts_encrypt);
 
 int sm4_mode_xts_decrypt(const struct sm4_mode_ops *ops, const u32 *rk,
 			 u8 *dst, const u8 *src, unsigned int len, u8 *tweak)
 {
 	return sm4_mode_xts_crypt(ops, rk, dst, src, len, tweak, false);
 }
-EXPORT_SYMBOL_GPL(sm4_mode_xts_decrypt);
 
 /*
  * CBC-CS3.  With P(n-1) the last full block and P(n) the final d bytes
  * (1..16): C' = E(P(n-1) ^ C(n-2)), and the output ends in
- * E(pad(P(n)) ^ C') followed by the first d bytes of C'.
+ * E(pad(P(n)) ^ C') followed by the first d bytes of C'.  @iv is left
+ * as the kernel's cts template leaves req->iv, in both directions: the
+ * full ciphertext block E(pad(P(n)) ^ C') (a lone block: its ciphertext).
  */
 static int sm4_mode_cts_crypt(const struct sm4_mode_ops *ops, const u32 *rk,
 			      u8 *dst, const u8 *src, unsigned int len,
@@ -318,6 +317,8 @@ static int sm4_mode_cts_crypt(const struct sm4_mode_ops *ops, const u32 *rk,
 		memcpy(b + last, a + last, SM4_BLOCK_SIZE - last);
 		crypto_xor(a, b, SM4_BLOCK_SIZE);	/* a = P(n), padded */
 		cbc(rk, b, b, 1, iv);			/* b = P(n-1) */
+		/* The IV out is that of encryption: the full block. */
+		memcpy(iv, src, SM4_BLOCK_SIZE);
 	}
 	memcpy(dst, b, SM4_BLOCK_SIZE);
 	memcpy(dst + SM4_BLOCK_SIZE, a, last);
@@ -331,11 +332,9 @@ int sm4_mode_cts_encrypt(const struct sm4_mode_ops *ops, const u32 *rk,
 {
 	return sm4_mode_cts_crypt(ops, rk, dst, src, len, iv, true);
 }
-EXPORT_SYMBOL_GPL(sm4_mode_cts_encrypt);
 
 int sm4_mode_cts_decrypt(const struct sm4_mode_ops *ops, const u32 *rk,
 			 u8 *dst, const u8 *src, unsigned int len, u8 *iv)
 {
 	return sm4_mode_cts_crypt(ops, rk, dst, src, len, iv, false);
 }
-EXPORT_SYMBOL_GPL(sm4_mode_cts_decrypt);

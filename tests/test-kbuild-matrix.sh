@@ -6,7 +6,8 @@
 # 6.12, and sid, 7.2), each inside an amd64 chroot of that suite so that
 # each kernel is built with its own compiler, at W=1 with sparse (C=2);
 # check for compiler, sparse and objtool warnings,
-# for the expected modules and their license.
+# for the expected modules and their license, and the namespace of the
+# exports.
 #
 # The chroots come from tests/lib/make-chroot.sh (cached under
 # .cache/chroots/SUITE; arm64 is a cross build with the compiler the arm64
@@ -60,6 +61,7 @@ want_modules()
 build()
 {
 	local suite=$1 chr=$2 arch=$3 flav kdir ver dir log m ko w brc d
+	local sv ns abi_ns imp
 	local margs=()
 
 	case $arch in
@@ -127,6 +129,20 @@ build()
 			rc=1
 		fi
 	done
+	# Exports (the namespace macros differ: include/sm4/compat.h):
+	# upstream's ABI without a namespace, the project's own in
+	# SM4_CRYPTO, which a driver module imports.
+	sv=$chr$dir/Module.symvers
+	ns=$(awk -F'\t' '$2 == "sm4_skcipher_register" { print $5 }' "$sv")
+	abi_ns=$(awk -F'\t' '$2 == "sm4_expandkey" { print ($5 == "" ? "-" : $5) }' "$sv")
+	m=$(want_modules "$arch" | awk 'NR == 1 { print $3 }')
+	imp=$(chroot "$chr" modinfo -F import_ns "$dir/$m.ko" 2>/dev/null)
+	if [ "$ns" = SM4_CRYPTO ] && [ "$abi_ns" = - ] && [ "$imp" = SM4_CRYPTO ]; then
+		echo "PASS: kbuild $suite $arch ($ver): sm4_skcipher_register exported in namespace $ns, sm4_expandkey in none, $m.ko imports $imp"
+	else
+		echo "FAIL: kbuild $suite $arch ($ver): namespaces: sm4_skcipher_register '${ns:-none}' (want SM4_CRYPTO), sm4_expandkey '${abi_ns:-not exported}' (want -), $m.ko imports '${imp:-nothing}' (want SM4_CRYPTO)"
+		rc=1
+	fi
 	# The SM4 instructions are bytes (arch/x86/sm4-ni.h): check them
 	# against this suite's binutils, which knows the mnemonics.
 	if [ "$arch" = x86_64 ]; then

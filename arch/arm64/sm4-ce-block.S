@@ -16,6 +16,8 @@
  * the schedule at x0 live in v16-v23 (four per register, in order).
  */
 
+#include "sm4-vwipe.h"
+
 /* sm4e vd.4s, vn.4s and sm4ekey vd.4s, vn.4s, vm.4s; operands are numbers */
 .macro sm4e_v, rd, rn
 	.inst	0xcec08400 | ((\rn) << 5) | (\rd)
@@ -98,6 +100,7 @@ SYM_FUNC_START(sm4_ce_crypt_block)
 	ld1	{v0.16b}, [x2]
 	sm4_crypt1
 	st1	{v0.16b}, [x1]
+	sm4_wipe_v 0, 16, 17, 18, 19, 20, 21, 22, 23
 	ret
 SYM_FUNC_END(sm4_ce_crypt_block)
 
@@ -106,7 +109,8 @@ SYM_FUNC_END(sm4_ce_crypt_block)
  *			  const u32 *fk, const u32 *ck);
  *
  * The same schedules as sm4_expandkey(): rkey_dec is rkey_enc reversed.
- * Uses only caller-saved vector registers (v0-v7, v16-v31).
+ * Uses only caller-saved vector registers (v0-v7, v16-v31), and zeroes
+ * them before returning (key material), as sm4_ce_crypt_block does.
  */
 SYM_FUNC_START(sm4_ce_expand_key)
 	ld1	{v0.16b}, [x0]
@@ -142,5 +146,7 @@ SYM_FUNC_START(sm4_ce_expand_key)
 	mov	v23.16b, v0.16b
 	st1	{v16.4s-v19.4s}, [x2], #64
 	st1	{v20.4s-v23.4s}, [x2]
+	sm4_wipe_v 0, 1, 2, 3, 4, 5, 6, 7, 16, 17, 18, 19, 20, 21, 22, 23, \
+		   24, 25, 26, 27, 28, 29, 30, 31
 	ret
 SYM_FUNC_END(sm4_ce_expand_key)

@@ -45,6 +45,8 @@ module_exit(sm4_ce_ccm_exit);
 
 MODULE_DESCRIPTION("SM4 CCM AEAD, arm64 Crypto Extensions");
 MODULE_LICENSE("GPL");
+/* sm4_skcipher_register() and sm4-ce.ko's tables (compat.h). */
+SM4_MODULE_IMPORT_NS();
 MODULE_VERSION(SM4_CRYPTO_VERSION);
 MODULE_ALIAS_CRYPTO("ccm(sm4)");
 MODULE_ALIAS_CRYPTO("ccm-sm4-ce");

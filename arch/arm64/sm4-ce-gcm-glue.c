@@ -45,5 +45,7 @@ module_exit(sm4_ce_gcm_exit);
 
 MODULE_DESCRIPTION("SM4 GCM AEAD, arm64 Crypto Extensions and PMULL");
 MODULE_LICENSE("GPL");
+/* sm4_skcipher_register() and sm4-ce.ko's tables (compat.h). */
+SM4_MODULE_IMPORT_NS();
 MODULE_VERSION(SM4_CRYPTO_VERSION);
 MODULE_ALIAS_SM4_GCM("ce");

@@ -18,7 +18,21 @@
  * middle ones) summed before one reduction.
  */
 
+#include <sm4/gcm_layout.h>
+
 	.arch	armv8-a+crypto
+
+/*
+ * struct sm4_ghash as include/sm4/gcm_layout.h has it: .table is loaded
+ * from SM4_GHASH_TABLE, .acc by LD1/ST1, which take no offset, so it must
+ * come first.  The table is H^1 .. H^8, 16 bytes each.
+ */
+.if SM4_GHASH_ACC != 0
+	.error "sm4-ce-gcm.S: .acc of struct sm4_ghash is not at offset 0"
+.endif
+.if 8 * 16 > SM4_GCM_TABLE_SIZE
+	.error "sm4-ce-gcm.S: H^1 .. H^8 do not fit in SM4_GCM_TABLE_SIZE"
+.endif
 
 /*
  * Multiply block v\c (already in the RBIT form) by v\p: \first starts
@@ -107,7 +121,9 @@
 /*
  * void sm4_ce_gcm_init(u8 *table, const u8 *h);
  *
- * Registers: v24 .. v31 the powers, v16 .. v21 scratch.
+ * Registers: v24 .. v31 the powers, v16 .. v22 scratch; all zeroed
+ * before returning, as in every function here (v8 .. v15, which
+ * sm4_ce_gcm_enc uses, by the restore of sm4_modes_leave).
  */
 SYM_TYPED_FUNC_START(sm4_ce_gcm_init)
 	ld1	{v24.16b}, [x1]
@@ -122,6 +138,7 @@ SYM_TYPED_FUNC_START(sm4_ce_gcm_init)
 	gh_power 30, 31
 	st1	{v24.16b-v27.16b}, [x0], #64
 	st1	{v28.16b-v31.16b}, [x0]
+	sm4_wipe_v 16, 17, 18, 19, 20, 21, 22, 23, 24, 25, 26, 27, 28, 29, 30, 31
 	ret
 SYM_FUNC_END(sm4_ce_gcm_init)
 
@@ -129,13 +146,13 @@ SYM_FUNC_END(sm4_ce_gcm_init)
  * void sm4_ce_ghash(struct sm4_ghash *gh, const u8 *src,
  *		     unsigned int nblocks);
  *
- * gh->acc at x0 + 0, gh->table at x0 + 16.  Registers: v0 .. v7 blocks,
- * v16 acc, v17 .. v19 the sums, v20 0x87, v21 zero, v22 v23 scratch,
- * v24 .. v31 the powers.
+ * gh->acc at x0, gh->table at x0 + SM4_GHASH_TABLE.  Registers: v0 .. v7
+ * blocks, v16 acc, v17 .. v19 the sums, v20 0x87, v21 zero, v22 v23
+ * scratch, v24 .. v31 the powers.
  */
 SYM_TYPED_FUNC_START(sm4_ce_ghash)
 	cbz	w2, .Lghash_ret
-	ldr	x8, [x0, #16]
+	ldr	x8, [x0, #SM4_GHASH_TABLE]
 	gh_load_powers x8
 	ld1	{v16.16b}, [x0]
 	rbit	v16.16b, v16.16b
@@ -164,6 +181,8 @@ SYM_TYPED_FUNC_START(sm4_ce_ghash)
 .Lghash_done:
 	rbit	v16.16b, v16.16b
 	st1	{v16.16b}, [x0]
+	sm4_wipe_v 0, 1, 2, 3, 4, 5, 6, 7, 16, 17, 18, 19, 20, 21, 22, 23, \
+		   24, 25, 26, 27, 28, 29, 30, 31
 .Lghash_ret:
 	ret
 SYM_FUNC_END(sm4_ce_ghash)
@@ -180,7 +199,7 @@ SYM_FUNC_END(sm4_ce_ghash)
  */
 SYM_TYPED_FUNC_START(sm4_ce_gcm_enc)
 	sm4_modes_enter
-	ldr	x8, [x5, #16]
+	ldr	x8, [x5, #SM4_GHASH_TABLE]
 	gh_load_powers x8
 	ld1	{v12.16b}, [x5]
 	rbit	v12.16b, v12.16b

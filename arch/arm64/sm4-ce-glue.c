@@ -27,20 +27,21 @@
 
 SM4_DEFINE_MODE_OPS(sm4_ce_ops, sm4_ce_bulk);
 
+/* For sm4-ce-ccm and sm4-ce-gcm: in this project's namespace (compat.h). */
 const struct sm4_mode_ops *const sm4_ce_mode_ops = &sm4_ce_ops;
-EXPORT_SYMBOL_GPL(sm4_ce_mode_ops);
+SM4_EXPORT_SYMBOL_NS_GPL(sm4_ce_mode_ops);
 
 SM4_DEFINE_GCM_OPS(sm4_ce_gcm_ops_tbl, sm4_ce);
 
 const struct sm4_gcm_ops *const sm4_ce_gcm_ops = &sm4_ce_gcm_ops_tbl;
-EXPORT_SYMBOL_GPL(sm4_ce_gcm_ops);
+SM4_EXPORT_SYMBOL_NS_GPL(sm4_ce_gcm_ops);
 
 const struct sm4_mac_ops sm4_ce_mac_ops = {
 	.cbcmac		= sm4_ce_cbcmac,
 	.ccm_enc	= sm4_ce_ccm_enc,
 	.ccm_dec_mac	= sm4_ce_ccm_dec_mac,
 };
-EXPORT_SYMBOL_GPL(sm4_ce_mac_ops);
+SM4_EXPORT_SYMBOL_NS_GPL(sm4_ce_mac_ops);
 
 /*
  * Defined in sm4-ce-core.S and declared in sm4-ce.h; upstream exports

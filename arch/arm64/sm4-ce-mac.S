@@ -8,7 +8,8 @@
  * CCM runs the independent CTR block of the same (encryption) or the next
  * (decryption) position alongside it, so that the keystream costs no
  * extra latency.  Only caller-saved vector registers are used (v0-v7,
- * v16-v23), so nothing needs saving.
+ * v16-v23), so nothing needs saving; each function zeroes those it used
+ * before returning.
  */
 
 /* Counter block at x4 (x3 for ccm_dec_mac) <-> x6 (high) : x7 (low). */
@@ -39,6 +40,7 @@ SYM_TYPED_FUNC_START(sm4_ce_cbcmac)
 	subs	w3, w3, #1
 	b.ne	.Lcbcmac_loop
 	st1	{v0.16b}, [x1]
+	sm4_wipe_v 0, 1, 16, 17, 18, 19, 20, 21, 22, 23
 .Lcbcmac_ret:
 	ret
 SYM_FUNC_END(sm4_ce_cbcmac)
@@ -66,6 +68,7 @@ SYM_TYPED_FUNC_START(sm4_ce_ccm_enc)
 	b.ne	.Lccm_enc_loop
 	st1	{v0.16b}, [x5]
 	sm4_ccm_st_ctr x4
+	sm4_wipe_v 0, 1, 2, 16, 17, 18, 19, 20, 21, 22, 23
 .Lccm_enc_ret:
 	ret
 SYM_FUNC_END(sm4_ce_ccm_enc)
@@ -99,6 +102,7 @@ SYM_TYPED_FUNC_START(sm4_ce_ccm_dec_mac)
 	sm4_ce_crypt 0
 	st1	{v0.16b}, [x4]
 	sm4_ccm_st_ctr x3
+	sm4_wipe_v 0, 1, 2, 16, 17, 18, 19, 20, 21, 22, 23
 .Lccm_dec_ret:
 	ret
 SYM_FUNC_END(sm4_ce_ccm_dec_mac)

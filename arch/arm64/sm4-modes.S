@@ -34,9 +34,13 @@
  * the kernel it only costs a few stores.
  */
 
+#include "sm4-vwipe.h"
+
 /*
  * No blocks: return at once, touching no memory (not even the IV).
- * Otherwise the frame record, d8-d15, then the backend's state.
+ * Otherwise the frame record, d8-d15, then the backend's state.  On the
+ * way out every vector register is left zero or as the caller had it:
+ * v0-v7 and v16-v31 zeroed, v8-v15 restored from the saved d8-d15.
  */
 .macro sm4_modes_enter
 	cbnz	w3, .Lsm4_enter\@
@@ -52,6 +56,8 @@
 .endm
 
 .macro sm4_modes_leave
+	sm4_wipe_v 0, 1, 2, 3, 4, 5, 6, 7, 16, 17, 18, 19, 20, 21, 22, 23, \
+		   24, 25, 26, 27, 28, 29, 30, 31
 	ldp	d8, d9, [sp, #16]
 	ldp	d10, d11, [sp, #32]
 	ldp	d12, d13, [sp, #48]
@@ -406,5 +412,11 @@ CPU_BE(	rev	x7, x7	)
 CPU_BE(	rev	x6, x6	)
 CPU_BE(	rev	x7, x7	)
 	stp	x6, x7, [x4]
+	/* The tweaks out of the general registers too. */
+	mov	x6, xzr
+	mov	x7, xzr
+	mov	x8, xzr
+	mov	x9, xzr
+	mov	x10, xzr
 	sm4_modes_leave
 SYM_FUNC_END(SM4_FN(xts))

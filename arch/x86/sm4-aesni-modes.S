@@ -501,7 +501,8 @@
  * SM4X_ENTER / SM4X_LEAVE: frame of a function using the sm4x cores, with
  * the set-up keys KU, KW and KK[0] from %rdi (see above); the first block
  * goes through sm4x_core_kk, which fills the rest of the KK area.
- * SM4X_LEAVE wipes the frame (ymm stores, then vzeroupper) and returns.
+ * SM4X_LEAVE wipes the frame (ymm stores) and every vector register
+ * (VZEROALL), and returns.
  * Clobbers %r9 (frame base, kept), vector registers 4-6, 8, 9.
  */
 .macro SM4X_ENTER
@@ -542,7 +543,7 @@
 .if SM4X_SIZE != 16 * 32
 	.error "SM4X_LEAVE does not wipe the whole frame"
 .endif
-	vzeroupper
+	vzeroall
 	add		$SM4X_FRAME, %rsp
 	FRAME_END
 	RET

@@ -19,10 +19,13 @@
  * its dword, so a left rotation of the word is a right rotation of the
  * dword).  Without AVX-512 the rotations are VPSHUFB and the three-way
  * XORs two VPXOR each: a round is 3 GFNI, 3 VPSHUFB, 8 VPXOR and one
- * broadcast load per register set, with GFNI, one VPSHUFB and two XOR
- * levels between consecutive S-box inputs.  All matrices and shuffle
- * masks are memory operands, so that two register sets (8 state and 8
- * temporary registers) fit in the sixteen ymm registers.
+ * broadcast load per register set, with GFNI, one VPSHUFB and three XOR
+ * levels between consecutive S-box inputs: after the VPSHUFB, S = U(i) ^
+ * P0 ^ ror8(P1), then W ^ S (W = RK'(i+1) ^ U(i+2) ^ U(i+3), ready
+ * before), then the XOR with ror16(P1) ^ ror24(P3) gives u(i+1)
+ * (AVX-512's three-way VPTERNLOGD saves one level).  All matrices and
+ * shuffle masks are memory operands, so that two register sets (8 state
+ * and 8 temporary registers) fit in the sixteen ymm registers.
  *
  * No memory access depends on key or data.
  */

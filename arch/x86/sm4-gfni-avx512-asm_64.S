@@ -31,8 +31,11 @@
  * each lane turns sixteen registers of blocks into sixteen registers
  * that each hold one byte position of 64 blocks.  The rotations of L are
  * then just a choice of register, and a round is 12 GF2P8AFFINEINVQB and
- * 21 XORs for 64 blocks; GFNI issues on two of the four vector ports, so
- * the round is ordered for latency (see BS_ROUND).
+ * 21 XORs for 64 blocks.  GFNI has at most two ports to issue on: two of
+ * the four vector pipes of AMD's Zen 4; on Intel's AVX-512 cores 512-bit
+ * operations of any kind have only p0 (p1 fused with it) and p5.  So the
+ * products of a round come out over several cycles whichever the vendor,
+ * and the round is ordered for latency (see BS_ROUND).
  *
  * No memory access depends on key or data.
  *
@@ -57,6 +60,7 @@
 #include <linux/linkage.h>
 #include <linux/cfi_types.h>
 
+#include <sm4/gcm_layout.h>
 #include "sm4-gfni.h"
 #include "sm4-ghash.h"
 
@@ -410,11 +414,13 @@ SYM_FUNC_END(__sm4_gfni_blk1)
  *	u'[j] = F[j] ^ UW[j],  UW = u ^ U0 ^ U1 ^ (RK' ^ RK'')
  *	U4[j] = U0[j] ^ u'[j] ^ UW[j]
  * (RK' ^ RK'' is the key table entry at \kd(%r11): four dwords, each one
- * byte repeated).  GFNI runs on two ports only, so the twelve products
- * come out over six cycles, and a ternary XOR has a latency of two
- * cycles from its destination operand but three from the others.  So
- * the four P1 (each serves two bytes) go first, then P3, then P0, which
- * is the destination of the XOR that makes u':
+ * byte repeated).  With at most two ports for GFNI (see the top of this
+ * file: Zen 4's GFNI pipes, or Intel's two 512-bit ports, which the XORs
+ * share) the twelve products come out over six cycles at the least, and
+ * a ternary XOR can take longer from its source operands than from its
+ * destination operand; so the four P1 (each serves two bytes) go first,
+ * then P3, then P0, the last to arrive, as the destination of the XOR
+ * that makes u':
  *	Z[j] = UW[j] ^ P1[j+1] ^ P1[j+2]	(j = 1..3 into a P1 register
  *						 that is not needed any more)
  *	u'[j] = P0[j] ^ Z[j] ^ P3[j+3]
@@ -591,7 +597,23 @@ SYM_FUNC_END(__sm4_gfni_blk64)
 .endif
 .endm
 
-/* Wipe the frame (KK and the state slot only if they were used), return. */
+/*
+ * Zero every vector register the functions below use, on the way out:
+ * none keeps a block, keystream, tweak, round key or GHASH value of the
+ * call.  VZEROALL clears zmm0-15; an EVEX write of xmm16-31 clears the
+ * whole of each of those.  (The mask registers hold lengths only.)
+ */
+.macro SM4_CLEAR_VREGS
+	vzeroall
+	.irp r, 16, 17, 18, 19, 20, 21, 22, 23, 24, 25, 26, 27, 28, 29, 30, 31
+	vpxord		%xmm\r, %xmm\r, %xmm\r
+	.endr
+.endm
+
+/*
+ * Wipe the frame (KK and the state slot only if they were used) and the
+ * vector registers, return.
+ */
 .macro SM4_LEAVE
 	vpxord		%xmm8, %xmm8, %xmm8
 	vmovdqa64	%zmm8, SM4_RK_OFF(%rsp)
@@ -602,7 +624,7 @@ SYM_FUNC_END(__sm4_gfni_blk64)
 	vmovdqa64	%zmm8, SM4_K_OFF + 64 * \i(%rsp)
 	.endr
 1:
-	vzeroupper
+	SM4_CLEAR_VREGS
 	leave
 	RET
 .endm
@@ -1522,7 +1544,7 @@ SYM_FUNC_END(sm4_gfni_avx512_xts)
  * whose batch used every register) zmm16-19, 26, 27.
  */
 .macro GH_BATCH kind
-	mov		16(%r8), %rax
+	mov		SM4_GHASH_TABLE(%r8), %rax
 .ifc \kind, full64
 	GH_HALF64	\kind, 0
 	sub		$512, %rax
@@ -1560,7 +1582,7 @@ SYM_FUNC_END(sm4_gfni_avx512_xts)
  * at the end (the frame's copy wiped).  Clobber zmm8.
  */
 .macro GH_START
-	vmovdqu32	(%r8), %xmm8
+	vmovdqu32	SM4_GHASH_ACC(%r8), %xmm8
 	vpshufb		.Lgh_bswap(%rip), %xmm8, %xmm8
 	vmovdqu32	%xmm8, SM4_GH_OFF(%rsp)
 .endm
@@ -1568,7 +1590,7 @@ SYM_FUNC_END(sm4_gfni_avx512_xts)
 .macro GH_FINISH
 	vmovdqu32	SM4_GH_OFF(%rsp), %xmm8
 	vpshufb		.Lgh_bswap(%rip), %xmm8, %xmm8
-	vmovdqu32	%xmm8, (%r8)
+	vmovdqu32	%xmm8, SM4_GHASH_ACC(%r8)
 	vpxord		%xmm8, %xmm8, %xmm8
 	vmovdqu32	%xmm8, SM4_GH_OFF(%rsp)
 .endm
@@ -1579,6 +1601,9 @@ SYM_FUNC_END(sm4_gfni_avx512_xts)
  * H^k*x^-1 = H^(k-1)*x^-1 * H*x^-1 * x for k up to 32, from offset 496
  * down to 0.  Every vector register used is cleared before returning.
  */
+.if 512 > SM4_GCM_TABLE_SIZE
+	.error "gcm_init: its 512-byte table exceeds SM4_GCM_TABLE_SIZE"
+.endif
 SYM_TYPED_FUNC_START(sm4_gfni_avx512_gcm_init)
 	vmovdqu32	(%rsi), %xmm11
 	vpshufb		.Lgh_bswap(%rip), %xmm11, %xmm11
@@ -1629,7 +1654,7 @@ SYM_TYPED_FUNC_START(sm4_gfni_avx512_ghash)
 	GH_START
 	FOR_BATCHES	ghash, GHASH_BATCH, NOTHING
 	GH_FINISH
-	vzeroupper
+	SM4_CLEAR_VREGS
 	leave
 	RET
 SYM_FUNC_END(sm4_gfni_avx512_ghash)

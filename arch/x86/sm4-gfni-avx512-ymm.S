@@ -9,4 +9,9 @@
 #define SM4G_PREFIX	sm4_gfni_avx512_ymm
 /* sm4-gfni-avx512 registers no MAC (its zmm CTR is untested here). */
 #define SM4G_NO_MAC
+/*
+ * Nor does it run GCM on this code: its gcm(sm4) is the zmm GHASH and
+ * fused CTR of sm4-gfni-avx512-asm_64.S at every length.
+ */
+#define SM4G_NO_GCM
 #include "sm4-gfni-avx2-asm_64.S"

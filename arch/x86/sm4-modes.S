@@ -44,11 +44,16 @@
  *
  * Nothing but final output is ever written to dst: the XTS tweaks of a
  * batch wait in the frame, which every function wipes before returning.
+ * Every function also returns with all vector registers zero (VZEROALL):
+ * none keeps a block, keystream, tweak, round key or GHASH value of the
+ * call.
  */
 
 #ifndef __ASSEMBLY__
 #error "assembler-only header"
 #endif
+
+#include <sm4/gcm_layout.h>
 
 /*
  * The frame at %r9 (SM4_FUNC_ENTER): the round keys in the core's form,
@@ -161,7 +166,9 @@
  * Frame of every function with a mode body: \size (SM4_FRAME_SIZE, or
  * SM4_FRAME_SIZE_ZMM for a zmm mode body) bytes of stack at %r9 (see
  * SM4_FRAME_*), the round keys from SM4_PREP_KEYS, the whole frame wiped
- * on the way out (it holds key material and XTS tweaks).  Clobbers 8-12.
+ * on the way out (it holds key material and XTS tweaks), and then every
+ * vector register (VZEROALL; the zmm bodies use registers 0-15 only).
+ * Clobbers 8-12.
  */
 .macro SM4_FUNC_ENTER size=SM4_FRAME_SIZE
 	FRAME_BEGIN
@@ -182,7 +189,7 @@
 .endif
 	add		$\size, %rsp
 	FRAME_END
-	vzeroupper
+	vzeroall
 	RET
 .endm
 
@@ -478,7 +485,7 @@
 	/* GCM: hash the batch's ciphertext, still in the unit registers. */
 .ifc \mode, gcm
 	mov		SM4_FRAME_GH(%r9), %rax
-	mov		16(%rax), %rax
+	mov		SM4_GHASH_TABLE(%rax), %rax
 	SM4_GHASH_BATCH	\v, 4*\sets, \ub, \partial
 .endif
 .endm
@@ -779,6 +786,10 @@
  * is SM4_GHASH_YMM's, set by the function macros.
  */
 .macro SM4_GHASH_BATCH v, nunits, ub, partial
+	/* Only H^16 .. H^1 are in the table: at most 16 blocks per batch. */
+.if (\nunits) * (\ub) > 256
+	.error "SM4_GHASH_BATCH: more than 16 blocks, the table holds H^16 .. H^1 only"
+.endif
 .if \partial
 	mov		%ecx, %edi
 	shl		$4, %edi
@@ -804,13 +815,13 @@
 
 /* The accumulator of the struct sm4_ghash at (\reg) into %xmm13, and back. */
 .macro SM4_GHASH_LOAD reg
-	vmovdqu		(\reg), %xmm13
+	vmovdqu		SM4_GHASH_ACC(\reg), %xmm13
 	vpshufb		.Lsm4_bswap128(%rip), %xmm13, %xmm13
 .endm
 
 .macro SM4_GHASH_STORE reg
 	vpshufb		.Lsm4_bswap128(%rip), %xmm13, %xmm13
-	vmovdqu		%xmm13, (\reg)
+	vmovdqu		%xmm13, SM4_GHASH_ACC(\reg)
 .endm
 
 .macro SM4_GHASH_WIDTH gv
@@ -828,6 +839,9 @@
  * before returning.
  */
 .macro SM4_GCM_INIT_FUNC
+.if 288 > SM4_GCM_TABLE_SIZE
+	.error "SM4_GCM_INIT_FUNC: its 288-byte table exceeds SM4_GCM_TABLE_SIZE"
+.endif
 	vmovdqu		(%rsi), %xmm0
 	vpshufb		.Lsm4_bswap128(%rip), %xmm0, %xmm0
 	/* xmm0 = H*x: a 128-bit shift by one, bit 127 reduced back in */
@@ -886,7 +900,7 @@
 	jb		.Lsm4_ghash_tail\@
 .Lsm4_ghash_loop\@:
 	SM4_FOR_UNITS	sm4_pre_load, \v, 8, \ub, 0
-	mov		16(%rsi), %rax
+	mov		SM4_GHASH_TABLE(%rsi), %rax
 	SM4_GHASH_BATCH	\v, 8, \ub, 0
 	add		$(8 * \ub), %rdx
 	sub		$(\ub / 2), %ecx
@@ -896,11 +910,12 @@
 	test		%ecx, %ecx
 	jz		.Lsm4_ghash_done\@
 	SM4_FOR_UNITS	sm4_pre_load, \v, 8, \ub, 1
-	mov		16(%rsi), %rax
+	mov		SM4_GHASH_TABLE(%rsi), %rax
 	SM4_GHASH_BATCH	\v, 8, \ub, 1
 .Lsm4_ghash_done\@:
 	SM4_GHASH_STORE	%rsi
-	vzeroupper
+	/* The accumulator and the powers of H out of the registers. */
+	vzeroall
 	RET
 .endm
 

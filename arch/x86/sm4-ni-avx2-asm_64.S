@@ -34,7 +34,10 @@
 .text
 
 SM4NI_CORE_FUNCS 0
-SM4NI_EXPAND_KEY_FUNC sm4_ni_expand_key
+
+SYM_TYPED_FUNC_START(sm4_ni_expand_key)
+	SM4NI_EXPAND_KEY_BODY
+SYM_FUNC_END(sm4_ni_expand_key)
 
 SYM_TYPED_FUNC_START(sm4_ni_avx2_ecb)
 	SM4_MODE_FUNC	ecb, ymm

@@ -3,7 +3,7 @@
  * What sm4-ni-avx2-asm_64.S and sm4-ni-avx10-asm_64.S share, included
  * after sm4-ni.h (the instruction macros) and sm4-modes.S: the hooks
  * sm4-modes.S asks for, the block cores (SM4NI_CORE_FUNCS) and the key
- * expansion (SM4NI_EXPAND_KEY_FUNC).
+ * expansion (SM4NI_EXPAND_KEY_BODY).
  */
 
 #ifndef __ASSEMBLY__
@@ -98,15 +98,18 @@ SYM_FUNC_END(sm4_core_zmm_2)
 .endm
 
 /*
- * SM4NI_EXPAND_KEY_FUNC name:
- * void name(const u8 *key, u32 *rkey_enc, u32 *rkey_dec, const u32 *fk,
- *	     const u32 *ck);
+ * SM4NI_EXPAND_KEY_BODY: the body, ending in RET, of
+ * void <name>(const u8 *key, u32 *rkey_enc, u32 *rkey_dec, const u32 *fk,
+ *	       const u32 *ck);
  * K0..K3 = MK ^ FK, then eight VSM4KEY4 (VEX, xmm) with CK[4g .. 4g+3],
  * each giving rk[4g .. 4g+3]; rkey_dec[i] = rkey_enc[31 - i].  Wipes the
- * registers it used (key material).
+ * registers it used (key material).  Its address is passed to
+ * sm4_ni_setkey() (sm4-ni.h), so the including file defines it with
+ * SYM_TYPED_FUNC_START, like the bulk functions (and under its own name
+ * spelled out: with kCFI that macro pastes the name into a symbol, which
+ * an assembler macro argument cannot be).
  */
-.macro SM4NI_EXPAND_KEY_FUNC name
-SYM_FUNC_START(\name)
+.macro SM4NI_EXPAND_KEY_BODY
 	vmovdqu		(%rdi), %xmm0
 	vpshufb		.Lsm4_bswap32(%rip), %xmm0, %xmm0
 	vpxor		(%rcx), %xmm0, %xmm0
@@ -120,5 +123,4 @@ SYM_FUNC_START(\name)
 	vpxor		%xmm0, %xmm0, %xmm0
 	vpxor		%xmm1, %xmm1, %xmm1
 	RET
-SYM_FUNC_END(\name)
 .endm

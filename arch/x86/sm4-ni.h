@@ -92,7 +92,7 @@
 
 /*
  * Both schedules of @key, as sm4_expandkey() makes them, from the FK and
- * CK constants: rkey_dec is rkey_enc reversed (SM4NI_EXPAND_KEY_FUNC;
+ * CK constants: rkey_dec is rkey_enc reversed (SM4NI_EXPAND_KEY_BODY;
  * one copy per module).
  */
 typedef void sm4_ni_expand_fn(const u8 *key, u32 *rkey_enc, u32 *rkey_dec,

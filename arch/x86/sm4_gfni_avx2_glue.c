@@ -37,7 +37,6 @@ static struct sm4_x86_driver sm4_gfni_avx2_drv = {
 		.owner		= THIS_MODULE,
 		.ops		= &sm4_gfni_avx2_ops,
 		.uses_simd	= true,
-		.scalar_below	= SM4_X86_SCALAR_BELOW,
 		.mode_mask	= SM4_ALL_MODES,
 		.mac		= &sm4_gfni_avx2_mac_ops,
 		.mac_mask	= SM4_ALL_MACS | SM4_MAC_CCM,

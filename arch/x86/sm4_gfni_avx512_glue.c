@@ -54,7 +54,6 @@ static struct sm4_x86_driver sm4_gfni_avx512_drv = {
 		.owner		= THIS_MODULE,
 		.ops		= &sm4_gfni_avx512_ops,
 		.uses_simd	= true,
-		.scalar_below	= SM4_X86_SCALAR_BELOW,
 		.small_ops	= &sm4_gfni_avx512_ymm_ops,
 		.small_below	= SM4_GFNI_ZMM_FROM,
 		.mode_mask	= SM4_ALL_MODES,

@@ -91,7 +91,6 @@ static struct sm4_x86_driver sm4_ni_avx10_drv = {
 		.owner		= THIS_MODULE,
 		.ops		= &sm4_ni_avx10_ops,
 		.uses_simd	= true,
-		.scalar_below	= SM4_X86_SCALAR_BELOW,
 		.expandkey	= sm4_ni_avx10_expandkey,
 		.mode_mask	= SM4_ALL_MODES,
 	},

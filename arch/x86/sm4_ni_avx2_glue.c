@@ -48,7 +48,6 @@ static struct sm4_x86_driver sm4_ni_avx2_drv = {
 		.owner		= THIS_MODULE,
 		.ops		= &sm4_ni_avx2_ops,
 		.uses_simd	= true,
-		.scalar_below	= SM4_X86_SCALAR_BELOW,
 		.expandkey	= sm4_ni_expandkey,
 		.mode_mask	= SM4_ALL_MODES,
 		.mac		= &sm4_ni_avx2_mac_ops,

@@ -42,17 +42,6 @@
 #include <sm4/glue.h>
 
 /*
- * Requests below this many bytes (one block) go to the portable code:
- * measured with tests/bench/sm4-bench (doc/drivers.md, "Small requests"), one
- * block through the AES-NI drivers costs about 350 TSC ticks against
- * 425 for sm4-generic, but kernel_fpu_begin/end can add one XSAVE and
- * one XRSTOR of the task's state (about 400 ticks) when called from a
- * user task; from two blocks on the SIMD path wins or ties even then.
- * The GFNI drivers, not measurable on that host, use the same rule.
- */
-#define SM4_X86_SCALAR_BELOW	(2 * SM4_BLOCK_SIZE)
-
-/*
  * sm4-gfni-avx512 runs requests shorter than this on its copy of
  * sm4-gfni-avx2's ymm code (sm4-gfni-avx512-ymm.S): up to 16 blocks, one batch of two ymm register sets, zmm does
  * not pay for its entry work (key transform, tweak and counter set-up on

@@ -9,6 +9,31 @@
 
 #include <linux/version.h>
 #include <linux/kernel.h>
+#include <linux/export.h>
+#include <linux/module.h>
+
+/*
+ * The symbol namespace of this project's own exports: everything
+ * sm4_generic.ko and sm4-ce.ko export to the other modules of the
+ * project, which is no kernel ABI (upstream's exports, tests/test-abi.sh,
+ * stay global).  A kernel symbol that one day takes one of these names
+ * then cannot collide with ours.  6.13 made the namespace argument of
+ * EXPORT_SYMBOL_NS_GPL() and MODULE_IMPORT_NS() a string literal; 6.1
+ * and 6.12 take an identifier and stringify it.
+ *
+ * SM4_EXPORT_SYMBOL_NS_GPL(sym)	export @sym in the namespace;
+ * SM4_MODULE_IMPORT_NS()		once in each module that uses one.
+ */
+#define SM4_SYMBOL_NS		SM4_CRYPTO
+#if LINUX_VERSION_CODE >= KERNEL_VERSION(6, 13, 0)
+#define SM4_EXPORT_SYMBOL_NS_GPL(sym)	\
+	EXPORT_SYMBOL_NS_GPL(sym, __stringify(SM4_SYMBOL_NS))
+#define SM4_MODULE_IMPORT_NS()		\
+	MODULE_IMPORT_NS(__stringify(SM4_SYMBOL_NS))
+#else
+#define SM4_EXPORT_SYMBOL_NS_GPL(sym)	EXPORT_SYMBOL_NS_GPL(sym, SM4_SYMBOL_NS)
+#define SM4_MODULE_IMPORT_NS()		MODULE_IMPORT_NS(SM4_SYMBOL_NS)
+#endif
 
 /* <asm/unaligned.h> moved to <linux/unaligned.h> in 6.12. */
 #if LINUX_VERSION_CODE >= KERNEL_VERSION(6, 12, 0)

@@ -29,17 +29,19 @@
 #ifndef _SM4_CRYPTO_GCM_H
 #define _SM4_CRYPTO_GCM_H
 
+#include <linux/build_bug.h>
+#include <linux/stddef.h>
 #include <sm4/modes.h>
+#include <sm4/gcm_layout.h>	/* SM4_GCM_TABLE_SIZE, the members' offsets */
 
 #define SM4_GCM_IV_SIZE		12
 #define SM4_GCM_MAX_AUTHSIZE	16
-/* Bytes a driver's table of H powers may use at most. */
-#define SM4_GCM_TABLE_SIZE	512
 
 /*
  * The GHASH state of one request.  Drivers' functions read and write
- * .acc (offset 0) and read .table (offset 16); the rest belongs to
- * sm4_ghash_update().  Wipe with memzero_explicit() when done.
+ * .acc and read .table, at the offsets of include/sm4/gcm_layout.h; the
+ * rest belongs to sm4_ghash_update().  Wipe with memzero_explicit() when
+ * done.
  */
 struct sm4_ghash {
 	u8 acc[16];
@@ -47,6 +49,14 @@ struct sm4_ghash {
 	u8 buf[16];		/* a partial block not yet hashed */
 	unsigned int buflen;
 };
+
+/* The assembly addresses .acc and .table by these constants. */
+static_assert(offsetof(struct sm4_ghash, acc) == SM4_GHASH_ACC,
+	      "struct sm4_ghash: .acc is not where the assembly reads it");
+static_assert(sizeof(((struct sm4_ghash *)0)->acc) == SM4_GHASH_ACC_SIZE,
+	      "struct sm4_ghash: .acc is not 16 bytes");
+static_assert(offsetof(struct sm4_ghash, table) == SM4_GHASH_TABLE,
+	      "struct sm4_ghash: .table is not where the assembly reads it");
 
 /*
  * A driver's GHASH functions.  All run inside a SIMD section.

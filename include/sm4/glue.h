@@ -23,6 +23,7 @@
 #include <crypto/algapi.h>
 #include <crypto/skcipher.h>
 #include <crypto/internal/aead.h>
+#include <sm4/compat.h>
 #include <sm4/modes.h>
 #include <sm4/gcm.h>
 #include <sm4/mac_glue.h>
@@ -54,20 +55,18 @@ struct sm4_skcipher_driver {
 	const char *name;
 	int priority;
 	struct module *owner;
-	/* Bulk functions; they run between sm4_simd_begin/end if uses_simd. */
+	/*
+	 * Bulk functions; if uses_simd they run between sm4_simd_begin/end
+	 * for requests of every length (the single-block cipher too), and
+	 * sm4_generic_mode_ops only where SIMD is not usable: no length
+	 * leaves the driver's code for the portable table S-box.
+	 */
 	const struct sm4_mode_ops *ops;
 	bool uses_simd;
 	/*
-	 * Requests shorter than this many bytes take the portable code
-	 * without a SIMD section (for which kernel_fpu_begin/end costs more
-	 * than the SIMD code saves on them); 0: none.  The single-block
-	 * cipher always has one block, so it follows the same rule.
-	 */
-	unsigned int scalar_below;
-	/*
-	 * Optional: requests of at least scalar_below but fewer than
-	 * small_below bytes use small_ops instead of ops (e.g. narrower
-	 * registers where the wide ones do not pay).
+	 * Optional: requests shorter than small_below bytes use small_ops
+	 * instead of ops (e.g. narrower registers where the wide ones do
+	 * not pay).
 	 */
 	const struct sm4_mode_ops *small_ops;
 	unsigned int small_below;
@@ -89,15 +88,16 @@ struct sm4_skcipher_driver {
 	 * Optional, for uses_simd drivers: GHASH functions; if set,
 	 * gcm(sm4) is registered too (priority + 1, above the gcm template
 	 * over this driver's ctr).  It uses .ops (not .small_ops) for its
-	 * counter blocks and follows .scalar_below on assoclen + cryptlen.
+	 * counter blocks, at every assoclen + cryptlen, whenever SIMD is
+	 * usable (and was at setkey, for its key table).
 	 */
 	const struct sm4_gcm_ops *gcm;
 	/*
 	 * Optional: CBC-MAC functions (include/sm4/mac.h); if set, what
 	 * mac_mask asks for (SM4_ALL_MACS, SM4_MAC_CCM) is registered too,
 	 * the MACs at priority, ccm(sm4) at priority + 1, over .ops' CTR
-	 * (not .small_ops), regardless of .scalar_below.  A driver of
-	 * mac_mask alone may have mode_mask 0.
+	 * (not .small_ops), at every length where SIMD is usable.  A driver
+	 * of mac_mask alone may have mode_mask 0.
 	 */
 	const struct sm4_mac_ops *mac;
 	unsigned int mac_mask;
@@ -170,9 +170,11 @@ int sm4_simd_expandkey(int (*expandkey)(struct sm4_ctx *ctx, const u8 *key,
  * (id##_init, id##_exit) of a module that registers the one struct
  * sm4_skcipher_driver @drv.  Init evaluates @cpu_check (0, or an error
  * such as -ENODEV after its one log line when the CPU or OS cannot run
- * @drv) and registers @drv if it is 0; exit unregisters it.
+ * @drv) and registers @drv if it is 0; exit unregisters it.  The module
+ * imports the namespace of sm4_skcipher_register() (compat.h).
  */
 #define module_sm4_driver(id, drv, cpu_check)				\
+SM4_MODULE_IMPORT_NS();							\
 static int __init id##_init(void)					\
 {									\
 	int err = (cpu_check);						\

@@ -92,9 +92,6 @@ void sm4_mac_final_keyed(const struct sm4_mac_ops *mops, const u32 *rk,
 			 struct sm4_mac_state *st, const u8 *k_full,
 			 const u8 *k_part);
 
-/* E(@in) into @out with the CBC-MAC function (for subkeys). */
-void sm4_mac_encrypt_block(const struct sm4_mac_ops *mops, const u32 *rk,
-			   u8 *out, const u8 *in);
 /* CMAC subkeys: @k1 = L.x, @k2 = L.x^2 of L = E(0) (SP 800-38B). */
 void sm4_cmac_subkeys(const struct sm4_mac_ops *mops, const u32 *rk,
 		      u8 *k1, u8 *k2);

@@ -115,15 +115,14 @@ int sm4_mode_xts_decrypt(const struct sm4_mode_ops *ops, const u32 *rk,
  * CS3 variant of crypto/cts.c (for fscrypt file names): beyond one block
  * the last two blocks are always swapped, the final one possibly short.
  * @rk is rkey_enc (encrypt) or rkey_dec (decrypt); @iv is the CBC IV and
- * is left as CBC's chaining value after the last full block processed.
+ * is left as crypto/cts.c leaves req->iv, the same in both directions:
+ * the 16 ciphertext bytes before the final 1..16 (with @len ==
+ * SM4_BLOCK_SIZE, the ciphertext).
  * Returns -EINVAL if @len < SM4_BLOCK_SIZE.
  */
 int sm4_mode_cts_encrypt(const struct sm4_mode_ops *ops, const u32 *rk,
 			 u8 *dst, const u8 *src, unsigned int len, u8 *iv);
 int sm4_mode_cts_decrypt(const struct sm4_mode_ops *ops, const u32 *rk,
 			 u8 *dst, const u8 *src, unsigned int len, u8 *iv);
-
-/* Multiply an XTS tweak by x in GF(2^128), IEEE 1619 byte order. */
-void sm4_xts_mul_x(u8 *tweak);
 
 #endif /* _SM4_CRYPTO_MODES_H */

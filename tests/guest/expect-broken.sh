@@ -75,15 +75,28 @@ judge_begin()
 if [ "${1:-}" = --fallback ]; then
 	judge_begin --fallback guest-fallback ": the silent fallback went unnoticed" "$@"
 	re='^FAIL: [^ ]+ part3 [a-z0-9_-]+ serves ecb cbc_enc cbc_dec cfb_enc cfb_dec ctr xts but its assembly for it was never entered \(hits: none\)$'
+	# suite.sh short_requests: five short requests per driver, each of
+	# which must have run in C.
+	short_re="^FAIL: [^ ]+ part3 short requests: [a-z-]+-sm4-[a-z0-9-]+ (enc|dec) [0-9]+ bytes never entered [a-z0-9_-]+'s [a-z_]+ assembly \\(entries [0-9]+ -> [0-9]+\\): the request ran in C$"
 	caught=$(grep -E "$re" <<<"$V" | awk '{ print $4 }' | sort -u | paste -sd' ')
 	checks=$(grep -cE '^PASS: [^ ]+ part3: check ' <<<"$V")
 	others=$(printf '%s\n%s\n' "$V" "$L" | grep -E '^(FAIL|ERROR):' |
-		grep -vE "$re" | sort -u)
+		grep -vE "$re" | grep -vE "$short_re" | sort -u)
 	bad=0
 	if [ -n "$caught" ]; then
 		say PASS "the entry counts catch the fallback of every mode in: $caught"
 	else
 		say FAIL "no driver's entry counts failed for all seven modes"; bad=1
+	fi
+	short_missed=
+	for m in $caught; do
+		[ "$(grep -E "$short_re" <<<"$V" | grep -cF " $m's ")" -eq 5 ] ||
+			short_missed="$short_missed $m"
+	done
+	if [ -n "$caught" ] && [ -z "$short_missed" ]; then
+		say PASS "the short-request checks catch it too: all five short requests of every such driver ran in C"
+	else
+		say FAIL "the short-request checks did not fail five times for:${short_missed:- any driver}"; bad=1
 	fi
 	if [ "$checks" -gt 0 ] && ! grep -qE '^FAIL: [^ ]+ part3: check ' <<<"$V"; then
 		say PASS "the results stayed correct: $checks AF_ALG checks passed, none failed"

@@ -696,6 +696,28 @@ kp_arm()
 	echo "counting entries into $(echo "$list" | tr , '\n' | wc -l) functions"
 }
 
+# kp_arm_counting TAG MODULE: new probes on every entry point of MODULE
+# alone that are never disabled (stop_after=0), so that kp_hits counts
+# every entry: for checks that compare counts before and after a few
+# requests.
+kp_arm_counting()
+{
+	local tag=$1 list out
+
+	kp_disarm
+	list=$(awk -v m="$2" '$1 == m { printf "%s%s", s, $2; s = "," }' \
+		"$ASM_ENTRIES" 2>/dev/null)
+	if [ -z "$list" ]; then
+		fail "$tag entry counts: $2 has no assembly entry points listed"
+		return 1
+	fi
+	if ! out=$(insmod "$KMODS/sm4_entry_count.ko" syms="$list" stop_after=0 2>&1); then
+		dmesg | grep sm4_entry_count | tail -n 3
+		fail "$tag entry counts: insmod sm4_entry_count.ko failed ($out)"
+		return 1
+	fi
+}
+
 # kp_hits MODULE MODE: hits since kp_arm on MODULE's functions for MODE
 # (ecb, cbc_enc, cbc_dec, cfb_enc, cfb_dec, ctr, xts).
 kp_hits()
@@ -904,6 +926,104 @@ part2()
 
 # --- part 3 ---------------------------------------------------------------
 
+# The shortest requests, "PREFIX:LEN:OP:FUNCTION:REFERENCE": one block of
+# ecb and cbc, and 31 bytes of cts(cbc) (an fscrypt filename of 16..31
+# bytes) and of xts (ciphertext stealing), each of which must enter the
+# driver's assembly FUNCTION (as kp_hits names it).
+SHORT_REQUESTS="ecb:16:enc:ecb:ecb(sm4-generic)
+cbc:16:dec:cbc_dec:cbc(sm4-generic)
+cts-cbc:31:enc:cbc_enc:cts(cbc(sm4-generic))
+cts-cbc:31:dec:cbc_dec:cts(cbc(sm4-generic))
+xts:31:enc:xts:xts(ecb(sm4-generic))"
+
+# short_request TAG MODULE NAME PREFIX LEN OP FUNCTION REFERENCE: one
+# request of LEN bytes on PREFIX-sm4-NAME (sm4-afalg once, checked
+# against REFERENCE) entered MODULE's FUNCTION, counted by the probes of
+# kp_arm_counting: the portable C code leaves the count unchanged.
+short_request()
+{
+	local tag=$1 mod=$2 name=$3 drv="$4-sm4-$3" len=$5 op=$6 fn=$7 ref=$8
+	local before after out rc
+
+	before=$(kp_hits "$mod" "$fn")
+	out=$("$AFALG" once "$drv" "$len" --op "$op" --ref "$ref" </dev/null 2>&1)
+	rc=$?
+	after=$(kp_hits "$mod" "$fn")
+	if [ $rc -ne 0 ] || ! echo "$out" | grep -q '^PASS: once '; then
+		echo "$out" | sed 's/^/  | /' | tail -n 5
+		fail "$tag short requests: $drv $op $len bytes failed (sm4-afalg once, exit status $rc)"
+	elif [ "$after" -gt "$before" ]; then
+		pass "$tag short requests: $drv $op $len bytes entered $mod's $fn assembly ($((after - before)) entries), output equals $ref's"
+	else
+		fail "$tag short requests: $drv $op $len bytes never entered $mod's $fn assembly (entries $before -> $after): the request ran in C"
+	fi
+}
+
+# sbox_aligned TAG: the portable code's S-box starts on a 64-byte boundary
+# in the running kernel (what lets lib/sm4.c's touch of the table reach
+# every cache line of it; tests/test-kbuild.sh checks the object).
+sbox_aligned()
+{
+	local tag=$1 addr
+
+	addr=$(awk '$3 == "crypto_sm4_sbox" { print $1; exit }' /proc/kallsyms)
+	case $addr in
+	"")
+		skip "$tag S-box alignment" "no crypto_sm4_sbox in /proc/kallsyms (sm4 not loaded, or a kernel without CONFIG_KALLSYMS_ALL)"
+		;;
+	*[!0]*)
+		if [ $((0x${addr#"${addr%??}"} % 64)) -eq 0 ]; then
+			pass "$tag S-box alignment: crypto_sm4_sbox at $addr, a multiple of 64"
+		else
+			fail "$tag S-box alignment: crypto_sm4_sbox at $addr, not a multiple of 64: the touch of every line may miss one"
+		fi
+		;;
+	*)
+		skip "$tag S-box alignment" "/proc/kallsyms shows no addresses (kptr_restrict)"
+		;;
+	esac
+}
+
+# short_requests TAG: every SIMD driver serves the shortest requests in
+# its assembly too (issue #22: no length leaves constant time for the
+# table S-box of the portable code).  A driver the CPU lacks is a SKIP.
+short_requests()
+{
+	local tag=$1 m name needs spec ifs=$IFS
+
+	if [ ! -x "$AFALG" ] || [ ! -s "$ASM_ENTRIES" ]; then
+		fail "$tag short requests: sm4-afalg or $ASM_ENTRIES missing"
+		return 1
+	fi
+	for m in $(awk '$2 ~ /_ecb$/ { print $1 }' "$ASM_ENTRIES" | sort -u); do
+		if ! is_loaded "$m"; then
+			needs=$(driver_needs "$m")
+			# shellcheck disable=SC2086
+			if cpu_has $needs; then
+				fail "$tag short requests: $m is not loaded although the CPU has ${needs:-what it needs}: not checked"
+			else
+				skip "$tag short requests on $m" "not run: the CPU lacks one of: $needs"
+			fi
+			continue
+		fi
+		name=$(crypto_table | awk -v m="$(modname "$m")" '
+			$3 == m && $2 ~ /^ecb-sm4-/ { print substr($2, 9); exit }')
+		if [ -z "$name" ]; then
+			fail "$tag short requests: $m registered no ecb-sm4-* driver"
+			continue
+		fi
+		kp_arm_counting "$tag short requests" "$m" || continue
+		for spec in $SHORT_REQUESTS; do
+			IFS=:
+			# shellcheck disable=SC2086
+			set -- $spec
+			IFS=$ifs
+			short_request "$tag" "$m" "$name" "$@"
+		done
+		kp_disarm
+	done
+}
+
 part3()
 {
 	part_begin 3 "AF_ALG vectors, $CASES cases per mode"
@@ -920,6 +1040,8 @@ part3()
 		kp_expect part3 "$m" ecb cbc_enc cbc_dec cfb_enc cfb_dec ctr xts
 	done
 	kp_disarm
+	sbox_aligned part3
+	short_requests part3
 	part_end
 }
 

@@ -51,6 +51,8 @@ void sm4_test_report(bool ok, const char *fmt, ...)
 bool sm4_test_impl_selected(struct sm4_test_impl *impl);
 struct sm4_test_impl *sm4_test_impl_list(void);
 void sm4_test_macs(const char *path, unsigned long cases, uint64_t *seed);
+/* tests/unit/regwipe.c: no vector register keeps data of a call. */
+void sm4_test_regwipe(void);
 
 /* Register an implementation at program start. */
 #define SM4_TEST_IMPL(var)						\

@@ -20,7 +20,8 @@
  * a flipped bit of AAD, ciphertext or tag is rejected.
  * cts: every length 16..560 and N random lengths up to 4096, both
  * directions, in place or not, against libgcrypt's CBC with
- * GCRY_CIPHER_CBC_CTS (the same CS3 swap as crypto/cts.c).
+ * GCRY_CIPHER_CBC_CTS (the same CS3 swap as crypto/cts.c), and the IV
+ * each direction leaves against the one crypto/cts.c leaves in req->iv.
  * gcm-guard: the backend's init, ghash and enc on every block count 1..80
  * with the table, src and dst each right after and right before an
  * inaccessible page (an access outside them faults), against the
@@ -366,6 +367,34 @@ static void test_gcm(const struct sm4_test_impl *impl)
 	       verdict(bad, cases), impl->name, cases, grid, n_cases, bad);
 }
 
+/*
+ * The IV crypto/cts.c leaves in req->iv after a request of @len bytes of
+ * ciphertext @ct, encryption and decryption alike: its CBC subrequests
+ * leave the last ciphertext block they went over, which is the 16 bytes
+ * before the final 1..16 (for a lone block, the block).
+ */
+static const u8 *cts_template_iv_out(const u8 *ct, unsigned int len)
+{
+	unsigned int last = len - (len - 1) / 16 * 16;
+
+	return len == 16 ? ct : ct + len - last - 16;
+}
+
+/* Is @iv what the cts template leaves?  Details for @what if not. */
+static bool cts_iv_ok(const struct sm4_test_impl *impl, const char *what,
+		      unsigned int len, const u8 *iv, const u8 *ct)
+{
+	if (!memcmp(iv, cts_template_iv_out(ct, len), 16))
+		return true;
+	if (detail()) {
+		fprintf(stderr, "FAIL detail: %s cts %s len %u: output IV is not crypto/cts.c's\n",
+			impl->name, what, len);
+		dump("got ", iv, 16);
+		dump("want", cts_template_iv_out(ct, len), 16);
+	}
+	return false;
+}
+
 static bool cts_one(const struct sm4_test_impl *impl, unsigned int len)
 {
 	static u8 pt[MAX_LEN], ct[MAX_LEN], want[MAX_LEN], buf[MAX_LEN];
@@ -400,6 +429,8 @@ static bool cts_one(const struct sm4_test_impl *impl, unsigned int len)
 		dump("want", want, len);
 		return false;
 	}
+	if (!cts_iv_ok(impl, "encrypt", len, iv2, want))
+		return false;
 	memcpy(iv2, iv, 16);
 	sm4_mode_cts_decrypt(impl->ops, ctx.rkey_dec, in_place ? buf : ct,
 			     in_place ? buf : want, len, iv2);
@@ -411,7 +442,7 @@ static bool cts_one(const struct sm4_test_impl *impl, unsigned int len)
 				impl->name, len, in_place ? " in-place" : "");
 		return false;
 	}
-	return true;
+	return cts_iv_ok(impl, "decrypt", len, iv2, want);
 }
 
 /* @size bytes with an inaccessible page on either side, or NULL. */

@@ -23,6 +23,8 @@
  *   dstwatch  (x86-64) every store a bulk function makes into dst is
  *             observed: dst never holds anything but its old contents or
  *             the final output (no tweaks or other intermediates);
+ *   regwipe   (tests/unit/regwipe.c) after every call of a backend's
+ *             assembly no vector register holds data of the call;
  *   lengths   every implementation x mode x length 1..(2 x 64 + 1) blocks
  *             plus partial tails, against the portable C code and
  *             (host builds) libgcrypt;
@@ -1198,6 +1200,7 @@ usage:
 	test_badinput();
 	test_zero();
 	test_dstwatch();
+	sm4_test_regwipe();
 	test_expandkey();
 #ifdef HAVE_GCRYPT
 	test_lengths();

@@ -8,6 +8,7 @@
  *   sm4-afalg badinput [DRIVER...]
  *   sm4-afalg stress --workers N --seconds S [--vectors FILE] [DRIVER...]
  *   sm4-afalg resolve [-q] [--proc] [--aead|--hash] NAME...
+ *   sm4-afalg once DRIVER LEN [--op enc|dec] [--ref REF]
  *   sm4-afalg list
  *   sm4-afalg aead|hash VECTORS       (sm4-afalg-aead.c)
  *
@@ -20,6 +21,11 @@
  * placed at unaligned offsets and across page boundaries, between guard
  * bytes that must stay unchanged, and an out-of-place request must leave
  * its source as it was.
+ *
+ * "cross" runs random cases through every driver of a mode, the generic
+ * names and the kernel's templates over sm4-generic: the same output, and
+ * the same IV left behind (the block a second request on the socket,
+ * sent without an IV, produces), as crypto/cts.c leaves it for cts.
  *
  * Every check prints a "PASS: " or "FAIL: " line; the last line of
  * every invocation is "N passed, N failed", and the exit status is
@@ -1581,10 +1587,33 @@ static void random_case(struct sm4_vec *v, int mode, unsigned long i,
 	sm4_vec_fill(rng, v->pt, v->len);
 }
 
-/* Encrypt or decrypt @v with one driver; output into @res.  0/-errno. */
+/*
+ * The IV a request left: AF_ALG keeps one IV per socket, hands it to each
+ * request as req->iv and keeps what the driver leaves there for the next
+ * request that sets none.  So a second request on the socket, one fixed
+ * block without a control message, gives output that depends on it (for
+ * every mode with an IV: CBC, CFB, CTR, CTS as CBC of one block; XTS
+ * through the tweak).  0/-errno.
+ */
+static int iv_probe(int op, uint8_t *out)
+{
+	static const uint8_t block[SM4_BLOCK_SIZE] = {
+		0x49, 0x56, 0x20, 0x70, 0x72, 0x6f, 0x62, 0x65,
+		0x0f, 0x1e, 0x2d, 0x3c, 0x4b, 0x5a, 0x69, 0x78,
+	};
+	int err = send_buf(op, block, sizeof(block), NULL, 0, false);
+
+	return err ? err : recv_buf(op, out, sizeof(block));
+}
+
+/*
+ * Encrypt or decrypt @v with one driver; output into @res and, if @probe
+ * is not NULL, the output of iv_probe() after it into @probe.  0/-errno.
+ */
 static int one_shot(int tfm, const struct sm4_vec *v, bool enc,
-		    const uint8_t *in, uint8_t *res, struct bufs *bf,
-		    uint64_t *rng, char *shape, size_t shapelen)
+		    const uint8_t *in, uint8_t *res, uint8_t *probe,
+		    struct bufs *bf, uint64_t *rng, char *shape,
+		    size_t shapelen)
 {
 	struct request r = {
 		.mode = v->mode,
@@ -1610,6 +1639,12 @@ static int one_shot(int tfm, const struct sm4_vec *v, bool enc,
 	snprintf(shape, shapelen, "%s", r.shape);
 	if (!err)
 		memcpy(res, out, v->len);
+	if (!err && probe) {
+		err = iv_probe(op, probe);
+		if (err)
+			snprintf(shape, shapelen, "%s [IV probe: %s]", r.shape,
+				 strerror(-err));
+	}
 	close(op);
 	return err;
 }
@@ -1618,18 +1653,23 @@ static int one_shot(int tfm, const struct sm4_vec *v, bool enc,
 
 /*
  * Cross-check drivers @idx[0..n) of one mode on case @v: all encryptions
- * equal, every driver decrypts the common ciphertext.  Returns 0 or 1,
- * printing details when @verbose.
+ * equal, every driver decrypts the common ciphertext, and (modes with an
+ * IV) every request leaves the IV that the first driver's request of the
+ * same direction leaves (iv_probe()).  Returns 0 or 1, printing details
+ * when @verbose.
  */
 static int cross_case(struct targets *ts, const int *idx, int n,
 		      struct sm4_vec *v, uint8_t *ref, uint8_t *res,
 		      struct bufs *bf, uint64_t *rng, bool verbose)
 {
+	uint8_t probe_ref[2][SM4_BLOCK_SIZE], probe[SM4_BLOCK_SIZE];
+	bool has_iv = v->mode != SM4_VEC_ECB;
 	char shape[200];
 	int j, err;
 
-	err = one_shot(ts->t[idx[0]].tfm, v, true, v->pt, ref, bf, rng,
-		       shape, sizeof(shape));
+	err = one_shot(ts->t[idx[0]].tfm, v, true, v->pt, ref,
+		       has_iv ? probe_ref[0] : NULL, bf, rng, shape,
+		       sizeof(shape));
 	if (err) {
 		if (verbose)
 			info("  %s encrypt len %u: %s\n", ts->t[idx[0]].name,
@@ -1643,12 +1683,24 @@ static int cross_case(struct targets *ts, const int *idx, int n,
 		for (dir = j ? 0 : 1; dir < 2; dir++) {
 			bool enc = dir == 0;
 			const uint8_t *exp = enc ? ref : v->pt;
+			/* idx[0]'s decryption is the reference of its own. */
+			uint8_t *pr = !has_iv ? NULL :
+				      j ? probe : probe_ref[1];
 
 			err = one_shot(t->tfm, v, enc, enc ? v->pt : ref, res,
-				       bf, rng, shape, sizeof(shape));
-			if (!err && !memcmp(res, exp, v->len))
+				       pr, bf, rng, shape, sizeof(shape));
+			if (!err && !memcmp(res, exp, v->len) &&
+			    (!pr || pr == probe_ref[1] ||
+			     !memcmp(pr, probe_ref[dir], SM4_BLOCK_SIZE)))
 				continue;
-			if (verbose) {
+			if (verbose && !err && !memcmp(res, exp, v->len)) {
+				char key[80];
+
+				hex(key, sizeof(key), v->key, v->keylen);
+				info("  %s %s len %u leaves another IV than %s (the next block differs); %s; key %s\n",
+				     t->name, enc ? "encrypt" : "decrypt",
+				     v->len, ts->t[idx[0]].name, shape, key);
+			} else if (verbose) {
 				char key[80];
 				size_t i;
 
@@ -1954,6 +2006,105 @@ static int cmd_badinput(int argc, char **argv)
 	return 0;
 }
 
+/* ---- once ----------------------------------------------------------- */
+
+#define ONCE_MAXLEN	4096
+
+/*
+ * One request of exactly LEN bytes (one sendmsg, one recv, in place) on
+ * DRIVER with badinput's fixed key and a zero IV (as fscrypt encrypts
+ * filenames), input bytes 0, 1, 2, ...; with --ref, the same request on
+ * REF (of the same mode) must give the same output.  The guest suite
+ * counts the entries into DRIVER's assembly around it (suite.sh,
+ * short_requests).
+ */
+static int cmd_once(int argc, char **argv)
+{
+	static const char * const names[] = { "--op", "--ref", NULL };
+	const char *vals[2] = { NULL, NULL };
+	const char *drv, *ref, *step;
+	uint8_t *io, *want;
+	unsigned long len;
+	char *end;
+	bool enc;
+	int mode, tfm, err;
+	size_t i;
+
+	argc = take_opts("once", argc, argv, names, vals);
+	if (argc < 0)
+		return 2;
+	if (argc != 2) {
+		fprintf(stderr, "once: need DRIVER and LEN\n");
+		return 2;
+	}
+	drv = argv[0];
+	ref = vals[1];
+	len = strtoul(argv[1], &end, 0);
+	if (*end || !len || len > ONCE_MAXLEN) {
+		fprintf(stderr, "once: LEN must be 1..%d\n", ONCE_MAXLEN);
+		return 2;
+	}
+	if (vals[0] && strcmp(vals[0], "enc") && strcmp(vals[0], "dec")) {
+		fprintf(stderr, "once: --op is enc or dec\n");
+		return 2;
+	}
+	enc = !vals[0] || !strcmp(vals[0], "enc");
+	mode = name_mode(drv);
+	if (mode < 0 || (ref && name_mode(ref) != mode)) {
+		fprintf(stderr, "once: %s%s%s: not one SM4 skcipher mode\n",
+			drv, ref ? " and " : "", ref ? ref : "");
+		return 2;
+	}
+	io = malloc(len);
+	want = malloc(len);
+	if (!io || !want) {
+		free(io);
+		free(want);
+		result(false, "once %s: out of memory", drv);
+		return 0;
+	}
+	for (i = 0; i < len; i++)
+		want[i] = (uint8_t)i;
+	if (ref) {
+		tfm = tfm_open(ref);
+		err = tfm < 0 ? tfm : try_request(tfm, mode, enc,
+			mode == SM4_VEC_ECB ? 0 : 16, len, want, &step);
+		if (tfm < 0)
+			step = "bind";
+		else
+			close(tfm);
+		if (err) {
+			result(false, "once %s %s %lu bytes: the reference %s failed: %s: %s",
+			       drv, enc ? "enc" : "dec", len, ref, step,
+			       strerror(-err));
+			goto out;
+		}
+	}
+	for (i = 0; i < len; i++)
+		io[i] = (uint8_t)i;
+	tfm = tfm_open(drv);
+	err = tfm < 0 ? tfm : try_request(tfm, mode, enc,
+		mode == SM4_VEC_ECB ? 0 : 16, len, io, &step);
+	if (tfm < 0)
+		step = "bind";
+	else
+		close(tfm);
+	if (err)
+		result(false, "once %s %s %lu bytes: %s: %s", drv,
+		       enc ? "enc" : "dec", len, step, strerror(-err));
+	else if (ref && memcmp(io, want, len))
+		result(false, "once %s %s %lu bytes: output differs from %s's",
+		       drv, enc ? "enc" : "dec", len, ref);
+	else
+		result(true, "once %s %s %lu bytes%s%s", drv,
+		       enc ? "enc" : "dec", len,
+		       ref ? ": output equals " : "", ref ? ref : "");
+out:
+	free(io);
+	free(want);
+	return 0;
+}
+
 /* ---- stress --------------------------------------------------------- */
 
 struct stress_stats {
@@ -2141,6 +2292,7 @@ static void usage(void)
 		"       sm4-afalg badinput [DRIVER...]\n"
 		"       sm4-afalg stress --workers N --seconds S [--vectors FILE] [--seed S] [DRIVER...]\n"
 		"       sm4-afalg resolve [-q] [--proc] [--aead|--hash] NAME...\n"
+		"       sm4-afalg once DRIVER LEN [--op enc|dec] [--ref REF]\n"
 		"       sm4-afalg list\n"
 		"       sm4-afalg aead|hash AEAD-VECTORS (gen-vectors --aead)\n"
 		"DRIVER: a driver name (ecb-sm4-generic) or algorithm name (ecb(sm4));\n"
@@ -2179,6 +2331,8 @@ int main(int argc, char **argv)
 		ret = cmd_resolve(argc, argv);
 		if (ret < 0)	/* -q: only the driver names */
 			return n_failed ? 1 : 0;
+	} else if (!strcmp(cmd, "once")) {
+		ret = cmd_once(argc, argv);
 	} else if (!strcmp(cmd, "list")) {
 		ret = cmd_list();
 	} else if (!strcmp(cmd, "aead") || !strcmp(cmd, "hash")) {

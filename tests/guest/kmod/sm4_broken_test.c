@@ -318,3 +318,5 @@ module_exit(sm4_broken_exit);
 
 MODULE_DESCRIPTION("Deliberately broken SM4 driver (test guests only)");
 MODULE_LICENSE("GPL");
+/* sm4_skcipher_register(), sm4_generic_mode_ops (include/sm4/compat.h). */
+SM4_MODULE_IMPORT_NS();

@@ -1,0 +1,53 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * The trampoline of tests/unit/regwipe.c (AArch64, AAPCS64):
+ * void sm4_regwipe_call(fn, const u64 args[6], const u8 *marks, u8 *after)
+ * loads v0-v31 from marks (16 bytes each), calls fn(args[0] .. args[5]),
+ * stores v0-v31 into after.  d8-d15 of its caller are saved around it.
+ */
+	.text
+	.globl	sm4_regwipe_call
+	.type	sm4_regwipe_call, %function
+sm4_regwipe_call:
+	stp	x29, x30, [sp, #-112]!
+	mov	x29, sp
+	stp	x19, x20, [sp, #16]
+	stp	x21, x22, [sp, #32]
+	stp	d8, d9, [sp, #48]
+	stp	d10, d11, [sp, #64]
+	stp	d12, d13, [sp, #80]
+	stp	d14, d15, [sp, #96]
+	mov	x19, x0
+	mov	x20, x1
+	mov	x21, x3
+	ld1	{v0.16b-v3.16b}, [x2], #64
+	ld1	{v4.16b-v7.16b}, [x2], #64
+	ld1	{v8.16b-v11.16b}, [x2], #64
+	ld1	{v12.16b-v15.16b}, [x2], #64
+	ld1	{v16.16b-v19.16b}, [x2], #64
+	ld1	{v20.16b-v23.16b}, [x2], #64
+	ld1	{v24.16b-v27.16b}, [x2], #64
+	ld1	{v28.16b-v31.16b}, [x2]
+	ldp	x0, x1, [x20]
+	ldp	x2, x3, [x20, #16]
+	ldp	x4, x5, [x20, #32]
+	blr	x19
+	st1	{v0.16b-v3.16b}, [x21], #64
+	st1	{v4.16b-v7.16b}, [x21], #64
+	st1	{v8.16b-v11.16b}, [x21], #64
+	st1	{v12.16b-v15.16b}, [x21], #64
+	st1	{v16.16b-v19.16b}, [x21], #64
+	st1	{v20.16b-v23.16b}, [x21], #64
+	st1	{v24.16b-v27.16b}, [x21], #64
+	st1	{v28.16b-v31.16b}, [x21]
+	ldp	d8, d9, [sp, #48]
+	ldp	d10, d11, [sp, #64]
+	ldp	d12, d13, [sp, #80]
+	ldp	d14, d15, [sp, #96]
+	ldp	x19, x20, [sp, #16]
+	ldp	x21, x22, [sp, #32]
+	ldp	x29, x30, [sp], #112
+	ret
+	.size	sm4_regwipe_call, . - sm4_regwipe_call
+
+	.section .note.GNU-stack, "", %progbits

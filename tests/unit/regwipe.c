@@ -1,0 +1,231 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * regwipe: no vector register keeps anything of a call into a backend's
+ * assembly.  Before each call (every bulk function at block counts that
+ * reach each of its batch paths, the GCM and MAC functions, the key
+ * expansion) regwipe-<arch>.S fills every vector register with a fresh
+ * random pattern, and right after it stores them all: each 64-bit half
+ * must then be zero or still the pattern.  A block, keystream, tweak,
+ * round key or GHASH value left behind shows as anything else.
+ *
+ * x86-64: zmm0-31 where the CPU has AVX-512F, else ymm0-15 (then the
+ * AVX-512 emulator's registers beyond ymm0-15 are not seen); arm64
+ * (qemu-aarch64): v0-v31, of which the functions that save d8-d15 leave
+ * v8-v15 as the caller had them (the pattern's low half, zero above).
+ * The portable C implementations are not checked: the compiler owns
+ * their registers.
+ */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sm4/compat.h>
+#include <sm4/modes.h>
+#include <sm4/mac.h>
+#include <sm4/gcm.h>
+#include "impl.h"
+#include "sm4-vectors.h"
+
+typedef void (*regwipe_fn)(void);
+
+/*
+ * regwipe-<arch>.S: load @marks into the vector registers, call @fn with
+ * the six @args, store the vector registers into @after.
+ */
+void sm4_regwipe_call(regwipe_fn fn, const u64 *args, const u8 *marks,
+		      u8 *after);
+#if defined(__x86_64__)
+void sm4_regwipe_call_zmm(regwipe_fn fn, const u64 *args, const u8 *marks,
+			  u8 *after);
+#define REGS_MAX	32
+#define REG_BYTES_MAX	64
+#else
+#define REGS_MAX	32
+#define REG_BYTES_MAX	16
+#endif
+
+static struct {
+	unsigned int nregs, bytes;	/* registers seen, bytes of each */
+	const char *what;
+	bool zmm;
+} rw;
+
+static uint64_t rw_rng = 0x7265677769706521ull;
+static unsigned long rw_details;
+
+/*
+ * Call @fn(@a0 .. @a5) between the pattern and the dump; true if every
+ * half of every register is zero or the pattern.  Details for @name.
+ */
+static bool rw_call(const char *impl, const char *name, unsigned int n,
+		    regwipe_fn fn, u64 a0, u64 a1, u64 a2, u64 a3, u64 a4,
+		    u64 a5)
+{
+	static u8 marks[REGS_MAX * REG_BYTES_MAX];
+	static u8 after[REGS_MAX * REG_BYTES_MAX];
+	const u64 args[6] = { a0, a1, a2, a3, a4, a5 };
+	unsigned int r, h, bad = 0;
+	char regs[256] = "";
+
+	sm4_vec_fill(&rw_rng, marks, sizeof(marks));
+	memset(after, 0x5a, sizeof(after));
+#if defined(__x86_64__)
+	if (rw.zmm)
+		sm4_regwipe_call_zmm(fn, args, marks, after);
+	else
+#endif
+		sm4_regwipe_call(fn, args, marks, after);
+	for (r = 0; r < rw.nregs; r++) {
+		bool left = false;
+
+		for (h = 0; h < rw.bytes; h += 8) {
+			const u8 *m = marks + r * rw.bytes + h;
+			const u8 *a = after + r * rw.bytes + h;
+			static const u8 zero[8];
+
+			if (memcmp(a, zero, 8) && memcmp(a, m, 8))
+				left = true;
+		}
+		if (!left)
+			continue;
+		bad++;
+		if (strlen(regs) < sizeof(regs) - 8)
+			snprintf(regs + strlen(regs), sizeof(regs) - strlen(regs),
+				 " %u", r);
+	}
+	if (bad && rw_details++ < 8)
+		fprintf(stderr, "regwipe detail: %s %s (%u blocks): %u registers keep data of the call:%s\n",
+			impl, name, n, bad, regs);
+	return !bad;
+}
+
+#define RW(fn, ...)	((regwipe_fn)(fn)), __VA_ARGS__
+#define P(x)		((u64)(uintptr_t)(x))
+
+void sm4_test_regwipe(void)
+{
+	static const unsigned int counts[] = {
+		1, 2, 3, 4, 5, 8, 9, 16, 17, 31, 32, 33, 63, 64, 65, 100,
+	};
+	enum { MAXB = 100 };
+	static u8 src[MAXB * 16], dst[MAXB * 16];
+	static u8 table[SM4_GCM_TABLE_SIZE];
+	struct sm4_test_impl *impl;
+	u8 key[16], iv[16], h[16], mac[16];
+	struct sm4_ctx ctx, ctx2;
+	struct sm4_ghash gh;
+
+#if defined(__x86_64__)
+	__builtin_cpu_init();
+	rw.zmm = __builtin_cpu_supports("avx512f");
+	rw.nregs = rw.zmm ? 32 : 16;
+	rw.bytes = rw.zmm ? 64 : 32;
+	rw.what = rw.zmm ? "zmm0-31" : "ymm0-15";
+#else
+	rw.nregs = 32;
+	rw.bytes = 16;
+	rw.what = "v0-v31";
+#endif
+	sm4_vec_fill(&rw_rng, key, sizeof(key));
+	sm4_vec_fill(&rw_rng, src, sizeof(src));
+	sm4_expandkey(&ctx, key, sizeof(key));
+	sm4_crypt_block(ctx.rkey_enc, h, (const u8 [16]){ 0 });
+
+	for (impl = sm4_test_impl_list(); impl; impl = impl->next) {
+		const struct sm4_mode_ops *o = impl->ops;
+		unsigned long calls = 0, bad = 0;
+		unsigned int i;
+
+		if (!strcmp(impl->name, "generic") ||
+		    !strcmp(impl->name, "broken"))
+			continue;
+		if (!sm4_test_impl_selected(impl))
+			continue;
+		for (i = 0; i < ARRAY_SIZE(counts); i++) {
+			unsigned int n = counts[i];
+			const struct {
+				const char *name;
+				sm4_chain_fn fn;
+				const u32 *rk;
+			} chain[] = {
+				{ "cbc_enc", o->cbc_enc, ctx.rkey_enc },
+				{ "cbc_dec", o->cbc_dec, ctx.rkey_dec },
+				{ "cfb_enc", o->cfb_enc, ctx.rkey_enc },
+				{ "cfb_dec", o->cfb_dec, ctx.rkey_enc },
+				{ "ctr", o->ctr, ctx.rkey_enc },
+				{ "xts", o->xts_enc, ctx.rkey_enc },
+			};
+			unsigned int c;
+
+			calls++;
+			bad += !rw_call(impl->name, "ecb", n,
+					RW(o->ecb, P(ctx.rkey_enc), P(dst),
+					   P(src), n, 0, 0));
+			for (c = 0; c < ARRAY_SIZE(chain); c++) {
+				memcpy(iv, key, 16);
+				calls++;
+				bad += !rw_call(impl->name, chain[c].name, n,
+						RW(chain[c].fn, P(chain[c].rk),
+						   P(dst), P(src), n, P(iv), 0));
+			}
+			if (impl->gcm) {
+				sm4_ghash_start(&gh, table);
+				if (impl->gcm->init) {
+					calls++;
+					bad += !rw_call(impl->name, "gcm_init",
+							0, RW(impl->gcm->init,
+							P(table), P(h), 0, 0,
+							0, 0));
+				}
+				calls++;
+				bad += !rw_call(impl->name, "ghash", n,
+						RW(impl->gcm->ghash, P(&gh),
+						   P(src), n, 0, 0, 0));
+				if (impl->gcm->enc) {
+					memcpy(iv, key, 16);
+					calls++;
+					bad += !rw_call(impl->name, "gcm_enc",
+							n, RW(impl->gcm->enc,
+							P(ctx.rkey_enc), P(dst),
+							P(src), n, P(iv),
+							P(&gh)));
+				}
+			}
+			if (impl->mac_ops) {
+				const struct sm4_mac_ops *m = impl->mac_ops;
+
+				memset(mac, 0, sizeof(mac));
+				calls++;
+				bad += !rw_call(impl->name, "cbcmac", n,
+						RW(m->cbcmac, P(ctx.rkey_enc),
+						   P(mac), P(src), n, 0, 0));
+				if (m->ccm_enc) {
+					memcpy(iv, key, 16);
+					calls++;
+					bad += !rw_call(impl->name, "ccm_enc", n,
+							RW(m->ccm_enc,
+							P(ctx.rkey_enc), P(dst),
+							P(src), n, P(iv),
+							P(mac)));
+				}
+				if (m->ccm_dec_mac) {
+					memcpy(iv, key, 16);
+					calls++;
+					bad += !rw_call(impl->name, "ccm_dec_mac",
+							n, RW(m->ccm_dec_mac,
+							P(ctx.rkey_enc), P(src),
+							n, P(iv), P(mac), 0));
+				}
+			}
+		}
+		if (impl->expandkey) {
+			calls++;
+			bad += !rw_call(impl->name, "expandkey", 0,
+					RW(impl->expandkey, P(&ctx2), P(key),
+					   16, 0, 0, 0));
+		}
+		memzero_explicit(&gh, sizeof(gh));
+		sm4_test_report(!bad,
+				"regwipe: %s: %lu calls (bulk, GCM, MAC, key expansion; 1..100 blocks), %lu left data of the call in %s",
+				impl->name, calls, bad, rw.what);
+	}
+}
