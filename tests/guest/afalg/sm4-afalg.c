@@ -2010,6 +2010,22 @@ static int cmd_badinput(int argc, char **argv)
 
 #define ONCE_MAXLEN	4096
 
+/* once_request: one request of LEN bytes in place on BUF through NAME. */
+static int once_request(const char *name, int mode, bool enc,
+			unsigned long len, uint8_t *buf, const char **step)
+{
+	int tfm = tfm_open(name), err;
+
+	if (tfm < 0) {
+		*step = "bind";
+		return tfm;
+	}
+	err = try_request(tfm, mode, enc, mode == SM4_VEC_ECB ? 0 : 16, len,
+			  buf, step);
+	close(tfm);
+	return err;
+}
+
 /*
  * One request of exactly LEN bytes (one sendmsg, one recv, in place) on
  * DRIVER with badinput's fixed key and a zero IV (as fscrypt encrypts
@@ -2027,7 +2043,7 @@ static int cmd_once(int argc, char **argv)
 	unsigned long len;
 	char *end;
 	bool enc;
-	int mode, tfm, err;
+	int mode, err;
 	size_t i;
 
 	argc = take_opts("once", argc, argv, names, vals);
@@ -2066,13 +2082,7 @@ static int cmd_once(int argc, char **argv)
 	for (i = 0; i < len; i++)
 		want[i] = (uint8_t)i;
 	if (ref) {
-		tfm = tfm_open(ref);
-		err = tfm < 0 ? tfm : try_request(tfm, mode, enc,
-			mode == SM4_VEC_ECB ? 0 : 16, len, want, &step);
-		if (tfm < 0)
-			step = "bind";
-		else
-			close(tfm);
+		err = once_request(ref, mode, enc, len, want, &step);
 		if (err) {
 			result(false, "once %s %s %lu bytes: the reference %s failed: %s: %s",
 			       drv, enc ? "enc" : "dec", len, ref, step,
@@ -2082,13 +2092,7 @@ static int cmd_once(int argc, char **argv)
 	}
 	for (i = 0; i < len; i++)
 		io[i] = (uint8_t)i;
-	tfm = tfm_open(drv);
-	err = tfm < 0 ? tfm : try_request(tfm, mode, enc,
-		mode == SM4_VEC_ECB ? 0 : 16, len, io, &step);
-	if (tfm < 0)
-		step = "bind";
-	else
-		close(tfm);
+	err = once_request(drv, mode, enc, len, io, &step);
 	if (err)
 		result(false, "once %s %s %lu bytes: %s: %s", drv,
 		       enc ? "enc" : "dec", len, step, strerror(-err));
