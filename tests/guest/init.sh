@@ -57,6 +57,11 @@ sh /suite.sh
 rc=$?
 # The host compares rc (the number of failed checks) with the FAIL lines.
 echo "END: $ARCH phase=$PHASE rc=$rc" >>"$VERDICT"
+# Let the channel send it all before the power goes (stty sets the line
+# with TCSADRAIN, which waits for the output; the pause covers a UART's
+# FIFO): a verdict lost its tail once on 6.1 x86_64 although the console
+# showed the suite's end.
+[ "$VERDICT" = /dev/null ] || { stty -F "$VERDICT" raw -echo 2>/dev/null; sleep 0.5; }
 sync
 poweroff -f
 echo o >/proc/sysrq-trigger
