@@ -46,19 +46,26 @@ static int sm4_gcm_setkey(struct crypto_aead *tfm, const u8 *key,
 {
 	const struct sm4_skcipher_driver *drv = sm4_gcm_drv(tfm);
 	struct sm4_gcm_ctx *ctx = crypto_aead_ctx(tfm);
-	static const u8 zero[SM4_BLOCK_SIZE];
 	int err;
 
 	err = sm4_glue_expandkey(drv, &ctx->key, key, key_len);
 	if (err)
 		return err;
-	sm4_crypt_block(ctx->key.rkey_enc, ctx->h, zero);
-	/* Without SIMD now, requests will use the portable GHASH. */
+	/*
+	 * Without SIMD now, requests will use the portable GHASH, and H
+	 * comes from the portable code; with it, H = E_K(0) is the
+	 * driver's ecb (the ops its requests use) in the same SIMD section
+	 * as its table.
+	 */
 	ctx->table_ok = crypto_simd_usable();
 	if (ctx->table_ok) {
 		sm4_simd_begin();
+		sm4_gcm_hash_subkey(drv->ops, ctx->key.rkey_enc, ctx->h);
 		drv->gcm->init(ctx->table, ctx->h);
 		sm4_simd_end();
+	} else {
+		sm4_gcm_hash_subkey(&sm4_generic_mode_ops, ctx->key.rkey_enc,
+				    ctx->h);
 	}
 	return 0;
 }

@@ -96,6 +96,14 @@ void sm4_ghash_pad(const struct sm4_gcm_ops *gops, struct sm4_ghash *gh)
 	gh->buflen = 0;
 }
 
+void sm4_gcm_hash_subkey(const struct sm4_mode_ops *ops, const u32 *rk,
+			 u8 *h)
+{
+	static const u8 zero[SM4_BLOCK_SIZE];
+
+	ops->ecb(rk, h, zero, 1);
+}
+
 void sm4_gcm_first_ctr(u8 *ctr, const u8 *iv)
 {
 	memcpy(ctr, iv, SM4_GCM_IV_SIZE);

@@ -204,11 +204,14 @@ x86_64)
 		if ! grep -qw avx512f /proc/cpuinfo; then
 			echo "--- gfni-avx512 with AVX-512 emulated (tests/unit/evex_emu.c)"
 			emulated avx512 300 "$ROOT/tests/unit/build/evex-emu-test"
+			# --emulate-gfni too: its key expansion is VEX GFNI
+			# on xmm (SM4_GFNI_EXPAND_KEY_BODY), unlike its EVEX code.
 			emulated avx512 900 "$ROOT/tests/unit/build/sm4-test" \
-				--emulate-avx512 --impl gfni-avx512 \
+				--emulate-avx512 --emulate-gfni --impl gfni-avx512 \
 				--cases "${AVX512_EMU_CASES:-300}"
 			emulated avx512 300 "$ROOT/tests/unit/build/sm4-gcm-test" \
-				--emulate-avx512 --impl gfni-avx512 --cases 200
+				--emulate-avx512 --emulate-gfni --impl gfni-avx512 \
+				--cases 200
 		fi
 		# Nor the EVEX SM4 forms (AVX10.2): sm4ni-avx10 runs with the SM4
 		# instructions emulated by sm4ni_emu.c and everything EVEX, SM4

@@ -251,6 +251,17 @@
 .Lsm4x_ks2c:
 	.byte 0x00, 0x00, 0x00, 0x00, 0x5b, 0x5b, 0x5b, 0x5b
 	.byte 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00
+/*
+ * post() of the S-box alone, S(x) = post(SubBytes(pre(x))) with pre() the
+ * trk tables above: the key expansion (SM4_AESNI_EXPAND_KEY_BODY) works
+ * outside the M-domain.
+ */
+.Lsm4_post_lo:
+	.byte 0x6c, 0xd4, 0xa6, 0x1e, 0x52, 0xea, 0x98, 0x20
+	.byte 0x0b, 0xb3, 0xc1, 0x79, 0x35, 0x8d, 0xff, 0x47
+.Lsm4_post_hi:
+	.byte 0x00, 0xe0, 0x50, 0xb0, 0x9d, 0x7d, 0xcd, 0x2d
+	.byte 0xc0, 0x20, 0x90, 0x70, 0x5d, 0xbd, 0x0d, 0xed
 .Lsm4_mask_0f:
 	.rept 32
 	.byte 0x0f
@@ -1167,4 +1178,82 @@ SYM_FUNC_END(sm4x_core_kk)
 	jne		.Lsm4x_many\@
 	SM4X_ONE	\mode
 .Lsm4x_many\@:
+.endm
+
+/* ---- Key expansion ------------------------------------------------------ */
+
+/*
+ * SM4_AESNI_KEY_STEP a, b, c, d, j
+ * One step of the key schedule, \a ^= T'(\b ^ \c ^ \d ^ CK[\j]) with
+ * T'(x) = L'(tau(x)), L'(B) = B ^ rol13(B) ^ rol23(B), then stores \a
+ * as rk[\j] at %rsi and rk_dec at -4 * \j from %rdx.  tau runs on the
+ * word broadcast to the four dwords of %xmm0 (so ShiftRows changes
+ * nothing): pre() by the trk lookups, AESENCLAST with a zero round key,
+ * post() by lookups.  CK from %r8.  Clobbers %ecx, %xmm0-%xmm2.
+ */
+.macro SM4_AESNI_KEY_STEP a, b, c, d, j
+	mov		\b, %ecx
+	xor		\c, %ecx
+	xor		\d, %ecx
+	xor		(\j * 4)(%r8), %ecx
+	vmovd		%ecx, %xmm0
+	vpshufd		$0, %xmm0, %xmm0
+	SM4_LOOKUP	xmm, .Lsm4_trk_lo, .Lsm4_trk_hi, 0, 0, 1, 2
+	vaesenclast	.Lsm4_zero(%rip), %xmm0, %xmm0
+	SM4_LOOKUP	xmm, .Lsm4_post_lo, .Lsm4_post_hi, 0, 0, 1, 2
+	vmovd		%xmm0, %ecx
+	xor		%ecx, \a
+	rol		$13, %ecx
+	xor		%ecx, \a
+	rol		$10, %ecx
+	xor		%ecx, \a
+	mov		\a, (\j * 4)(%rsi)
+	mov		\a, (-\j * 4)(%rdx)
+.endm
+
+/*
+ * SM4_AESNI_EXPAND_KEY_BODY: the body, ending in RET, of
+ * void <name>(const u8 *key, u32 *rkey_enc, u32 *rkey_dec, const u32 *fk,
+ *	       const u32 *ck);
+ * (sm4_x86_expand_fn, sm4_x86_glue.h): both schedules as sm4_expandkey()
+ * makes them, rkey_dec[i] = rkey_enc[31 - i].  K0..K3 = MK ^ FK live in
+ * %eax, %r9d, %r10d, %r11d; 8 iterations of 4 steps, no memory access
+ * depends on the key.  Wipes every register that held key material.
+ * The including file defines the function with SYM_TYPED_FUNC_START (it
+ * is reached through a pointer).
+ */
+.macro SM4_AESNI_EXPAND_KEY_BODY
+	mov		(%rdi), %eax
+	mov		4(%rdi), %r9d
+	mov		8(%rdi), %r10d
+	mov		12(%rdi), %r11d
+	bswap		%eax
+	bswap		%r9d
+	bswap		%r10d
+	bswap		%r11d
+	xor		(%rcx), %eax
+	xor		4(%rcx), %r9d
+	xor		8(%rcx), %r10d
+	xor		12(%rcx), %r11d
+	add		$(31 * 4), %rdx
+	mov		$8, %edi
+.Lsm4_ek_loop\@:
+	SM4_AESNI_KEY_STEP	%eax, %r9d, %r10d, %r11d, 0
+	SM4_AESNI_KEY_STEP	%r9d, %r10d, %r11d, %eax, 1
+	SM4_AESNI_KEY_STEP	%r10d, %r11d, %eax, %r9d, 2
+	SM4_AESNI_KEY_STEP	%r11d, %eax, %r9d, %r10d, 3
+	add		$16, %r8
+	add		$16, %rsi
+	sub		$16, %rdx
+	dec		%edi
+	jnz		.Lsm4_ek_loop\@
+	vpxor		%xmm0, %xmm0, %xmm0
+	vpxor		%xmm1, %xmm1, %xmm1
+	vpxor		%xmm2, %xmm2, %xmm2
+	xor		%eax, %eax
+	xor		%ecx, %ecx
+	xor		%r9d, %r9d
+	xor		%r10d, %r10d
+	xor		%r11d, %r11d
+	RET
 .endm

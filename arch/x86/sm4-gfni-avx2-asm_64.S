@@ -34,6 +34,7 @@
 #include <linux/cfi_types.h>
 #include <asm/frame.h>
 #include "sm4-gfni.h"
+#include "sm4-gfni-key.S"
 #include "sm4-modes.S"
 
 /*
@@ -261,4 +262,11 @@ SYM_FUNC_END(SM4G_FN(ghash))
 SYM_TYPED_FUNC_START(SM4G_FN(gcm_enc))
 	SM4_GCM_FUNC	ymm, ymm
 SYM_FUNC_END(SM4G_FN(gcm_enc))
+#endif
+
+#ifndef SM4G_NO_EXPAND_KEY
+/* Key expansion (sm4_x86_expand_fn, sm4_x86_glue.h). */
+SYM_TYPED_FUNC_START(SM4G_FN(expand_key))
+	SM4_GFNI_EXPAND_KEY_BODY
+SYM_FUNC_END(SM4G_FN(expand_key))
 #endif

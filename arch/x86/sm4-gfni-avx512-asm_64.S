@@ -62,6 +62,7 @@
 
 #include <sm4/gcm_layout.h>
 #include "sm4-gfni.h"
+#include "sm4-gfni-key.S"
 #include "sm4-ghash.h"
 
 /* Stack frame layout, see SM4_ENTER. */
@@ -1682,3 +1683,8 @@ SYM_TYPED_FUNC_START(sm4_gfni_avx512_gcm_enc)
 	FOR_BATCHES	gcm, GCM_BATCH, GH_FINISH
 	SM4_LEAVE
 SYM_FUNC_END(sm4_gfni_avx512_gcm_enc)
+
+/* Key expansion (sm4_x86_expand_fn, sm4_x86_glue.h). */
+SYM_TYPED_FUNC_START(sm4_gfni_avx512_expand_key)
+	SM4_GFNI_EXPAND_KEY_BODY
+SYM_FUNC_END(sm4_gfni_avx512_expand_key)

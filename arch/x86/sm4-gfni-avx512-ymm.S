@@ -14,4 +14,6 @@
  * fused CTR of sm4-gfni-avx512-asm_64.S at every length.
  */
 #define SM4G_NO_GCM
+/* Its key expansion is sm4_gfni_avx512_expand_key (the zmm file's). */
+#define SM4G_NO_EXPAND_KEY
 #include "sm4-gfni-avx2-asm_64.S"

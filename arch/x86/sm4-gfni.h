@@ -9,6 +9,8 @@
  *	G0, G1, G3  the round's products of inv(u): P0 (with the constant
  *		E), P1 (serves the rotations by 8 and 16), P3 (by 24)
  *	C1	the constant folded into the round keys (RK' = M1*rk ^ C1)
+ *	M2, C	the S-box alone: S(x) = M2 * inv(M1*x ^ C1) ^ C, for the key
+ *		expansion (sm4-gfni-key.S)
  */
 #ifndef _SM4_X86_GFNI_H
 #define _SM4_X86_GFNI_H
@@ -20,5 +22,7 @@
 #define SM4_GFNI_G3		0x280fbcb4ff84c11a
 #define SM4_GFNI_C1		0x3e
 #define SM4_GFNI_E		0x63
+#define SM4_GFNI_M2		0xf3ab34a974a6b589
+#define SM4_GFNI_C		0xd3
 
 #endif /* _SM4_X86_GFNI_H */

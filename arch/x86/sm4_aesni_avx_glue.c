@@ -18,6 +18,15 @@ SM4_DEFINE_MODE_OPS(sm4_aesni_avx_ops, sm4_aesni_avx);
 SM4_DEFINE_CBCMAC_OPS(sm4_aesni_avx_mac_ops, sm4_aesni_avx);
 SM4_DEFINE_GCM_OPS(sm4_aesni_avx_gcm_ops, sm4_aesni_avx);
 
+/* The key expansion without the table S-box (sm4_x86_expand_fn). */
+asmlinkage sm4_x86_expand_fn sm4_aesni_avx_expand_key;
+
+static int sm4_aesni_avx_expandkey(struct sm4_ctx *ctx, const u8 *key,
+				   unsigned int key_len)
+{
+	return sm4_x86_setkey(sm4_aesni_avx_expand_key, ctx, key, key_len);
+}
+
 static const struct sm4_x86_feature sm4_aesni_avx_features[] = {
 	SM4_X86_FEATURE(AES),
 	SM4_X86_FEATURE(AVX),
@@ -31,6 +40,7 @@ static struct sm4_x86_driver sm4_aesni_avx_drv = {
 		.owner		= THIS_MODULE,
 		.ops		= &sm4_aesni_avx_ops,
 		.uses_simd	= true,
+		.expandkey	= sm4_aesni_avx_expandkey,
 		.mode_mask	= SM4_ALL_MODES,
 		.mac		= &sm4_aesni_avx_mac_ops,
 		.mac_mask	= SM4_ALL_MACS | SM4_MAC_CCM,

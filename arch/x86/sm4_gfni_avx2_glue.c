@@ -19,6 +19,15 @@ SM4_DEFINE_MODE_OPS(sm4_gfni_avx2_ops, sm4_gfni_avx2);
 SM4_DEFINE_CBCMAC_OPS(sm4_gfni_avx2_mac_ops, sm4_gfni_avx2);
 SM4_DEFINE_GCM_OPS(sm4_gfni_avx2_gcm_ops, sm4_gfni_avx2);
 
+/* The key expansion without the table S-box (sm4_x86_expand_fn). */
+asmlinkage sm4_x86_expand_fn sm4_gfni_avx2_expand_key;
+
+static int sm4_gfni_avx2_expandkey(struct sm4_ctx *ctx, const u8 *key,
+				   unsigned int key_len)
+{
+	return sm4_x86_setkey(sm4_gfni_avx2_expand_key, ctx, key, key_len);
+}
+
 /*
  * Everything the assembly executes: VEX-encoded GFNI on xmm and ymm
  * (GFNI, AVX), 256-bit integer operations and broadcasts (AVX2).
@@ -37,6 +46,7 @@ static struct sm4_x86_driver sm4_gfni_avx2_drv = {
 		.owner		= THIS_MODULE,
 		.ops		= &sm4_gfni_avx2_ops,
 		.uses_simd	= true,
+		.expandkey	= sm4_gfni_avx2_expandkey,
 		.mode_mask	= SM4_ALL_MODES,
 		.mac		= &sm4_gfni_avx2_mac_ops,
 		.mac_mask	= SM4_ALL_MACS | SM4_MAC_CCM,

@@ -17,6 +17,15 @@ SM4_DEFINE_MODE_OPS(sm4_gfni_avx512_ops, sm4_gfni_avx512);
 SM4_DEFINE_MODE_OPS(sm4_gfni_avx512_ymm_ops, sm4_gfni_avx512_ymm);
 SM4_DEFINE_GCM_OPS(sm4_gfni_avx512_gcm_ops, sm4_gfni_avx512);
 
+/* The key expansion without the table S-box (sm4_x86_expand_fn). */
+asmlinkage sm4_x86_expand_fn sm4_gfni_avx512_expand_key;
+
+static int sm4_gfni_avx512_expandkey(struct sm4_ctx *ctx, const u8 *key,
+				     unsigned int key_len)
+{
+	return sm4_x86_setkey(sm4_gfni_avx512_expand_key, ctx, key, key_len);
+}
+
 /*
  * Everything the assembly executes: EVEX GFNI on zmm and xmm (GFNI,
  * AVX512F, AVX512VL), byte shuffles and 64-bit mask registers
@@ -54,6 +63,7 @@ static struct sm4_x86_driver sm4_gfni_avx512_drv = {
 		.owner		= THIS_MODULE,
 		.ops		= &sm4_gfni_avx512_ops,
 		.uses_simd	= true,
+		.expandkey	= sm4_gfni_avx512_expandkey,
 		.small_ops	= &sm4_gfni_avx512_ymm_ops,
 		.small_below	= SM4_GFNI_ZMM_FROM,
 		.mode_mask	= SM4_ALL_MODES,

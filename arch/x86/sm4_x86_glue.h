@@ -25,6 +25,11 @@
  *                           (sm4_x86_has_sm4ni(), compat.h), else one
  *                           pr_info line and -ENODEV: for the policy hook
  *                           of the SM4-instruction drivers;
+ *   sm4_x86_setkey(expand, ctx, key, key_len)
+ *                           the body of a driver's
+ *                           struct sm4_skcipher_driver.expandkey over its
+ *                           assembly key expansion @expand
+ *                           (sm4_x86_expand_fn);
  *   sm4_x86_gcm(driver, ops, feature, name)
  *                           the driver's gcm(sm4) ops if the CPU has the
  *                           carry-less multiply they use, else NULL (and
@@ -49,6 +54,27 @@
  * no GFNI (doc/drivers.md, "zmm policy").
  */
 #define SM4_GFNI_ZMM_FROM	(16 * SM4_BLOCK_SIZE)
+
+/*
+ * An assembly key expansion: both schedules of @key, as sm4_expandkey()
+ * makes them, from the FK and CK constants (rkey_dec is rkey_enc
+ * reversed), with no table lookup: SM4_AESNI_EXPAND_KEY_BODY
+ * (sm4-aesni-modes.S), SM4_GFNI_EXPAND_KEY_BODY (sm4-gfni-key.S).  The glue
+ * calls it inside a SIMD section (sm4_glue_expandkey()).
+ */
+typedef void sm4_x86_expand_fn(const u8 *key, u32 *rkey_enc, u32 *rkey_dec,
+			       const u32 *fk, const u32 *ck);
+
+static inline int sm4_x86_setkey(sm4_x86_expand_fn *expand,
+				 struct sm4_ctx *ctx, const u8 *key,
+				 unsigned int key_len)
+{
+	if (key_len != SM4_KEY_SIZE)
+		return -EINVAL;
+	expand(key, ctx->rkey_enc, ctx->rkey_dec, crypto_sm4_fk,
+	       crypto_sm4_ck);
+	return 0;
+}
 
 struct sm4_x86_feature {
 	unsigned int bit;	/* X86_FEATURE_* */

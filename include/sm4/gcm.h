@@ -116,6 +116,14 @@ void sm4_ghash_update(const struct sm4_gcm_ops *gops, struct sm4_ghash *gh,
 void sm4_ghash_pad(const struct sm4_gcm_ops *gops, struct sm4_ghash *gh);
 
 /*
+ * The hash subkey H = E_K(0^128) into @h (16 bytes), with @ops' ecb on
+ * one block: a SIMD driver's own ops inside a SIMD section, so that the
+ * key never meets the portable table S-box where SIMD is usable.
+ */
+void sm4_gcm_hash_subkey(const struct sm4_mode_ops *ops, const u32 *rk,
+			 u8 *h);
+
+/*
  * @ctr (16 bytes) := the first counter block of the text for @iv
  * (SM4_GCM_IV_SIZE bytes): IV || 00000002.
  */

@@ -43,6 +43,24 @@ struct sm4ni_avx10_features {
 bool sm4ni_avx10_usable(const struct sm4ni_avx10_features *f);
 unsigned int sm4ni_avx10_test_detection(unsigned int *usable);
 
+/*
+ * x86-64: .expandkey over an assembly key expansion @asm_fn of the
+ * drivers without SM4 instructions (sm4_x86_expand_fn of
+ * arch/x86/sm4_x86_glue.h, which needs kernel headers).
+ */
+#define SM4_TEST_X86_EXPANDKEY(name, asm_fn)				\
+void asm_fn(const u8 *key, u32 *rkey_enc, u32 *rkey_dec,		\
+	    const u32 *fk, const u32 *ck);				\
+static int name(struct sm4_ctx *ctx, const u8 *key,			\
+		unsigned int key_len)					\
+{									\
+	if (key_len != SM4_KEY_SIZE)					\
+		return -EINVAL;						\
+	asm_fn(key, ctx->rkey_enc, ctx->rkey_dec, crypto_sm4_fk,	\
+	       crypto_sm4_ck);						\
+	return 0;							\
+}
+
 void sm4_test_register_impl(struct sm4_test_impl *impl);
 
 /* For suites in files of their own. */

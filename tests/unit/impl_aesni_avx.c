@@ -10,6 +10,7 @@
 #include "impl.h"
 
 SM4_DEFINE_MODE_OPS(sm4_aesni_avx_ops, sm4_aesni_avx);
+SM4_TEST_X86_EXPANDKEY(sm4_aesni_avx_expandkey, sm4_aesni_avx_expand_key);
 SM4_DEFINE_CBCMAC_OPS(sm4_aesni_avx_mac_ops, sm4_aesni_avx);
 SM4_DEFINE_GCM_OPS(sm4_aesni_avx_gcm_ops, sm4_aesni_avx);
 
@@ -24,6 +25,7 @@ static struct sm4_test_impl aesni_avx_impl = {
 	.ops = &sm4_aesni_avx_ops,
 	.mac_ops = &sm4_aesni_avx_mac_ops,
 	.gcm = &sm4_aesni_avx_gcm_ops,
+	.expandkey = sm4_aesni_avx_expandkey,
 	.available = aesni_avx_available,
 	.width = 8,
 };

@@ -10,6 +10,7 @@
 #include "impl.h"
 
 SM4_DEFINE_MODE_OPS(sm4_aesni_avx2_ops, sm4_aesni_avx2);
+SM4_TEST_X86_EXPANDKEY(sm4_aesni_avx2_expandkey, sm4_aesni_avx2_expand_key);
 SM4_DEFINE_CBCMAC_OPS(sm4_aesni_avx2_mac_ops, sm4_aesni_avx2);
 SM4_DEFINE_GCM_OPS(sm4_aesni_avx2_gcm_ops, sm4_aesni_avx2);
 
@@ -24,6 +25,7 @@ static struct sm4_test_impl aesni_avx2_impl = {
 	.ops = &sm4_aesni_avx2_ops,
 	.mac_ops = &sm4_aesni_avx2_mac_ops,
 	.gcm = &sm4_aesni_avx2_gcm_ops,
+	.expandkey = sm4_aesni_avx2_expandkey,
 	.available = aesni_avx2_available,
 	.width = 16,
 };

@@ -12,6 +12,7 @@
 #include "gfni_emu.h"
 
 SM4_DEFINE_MODE_OPS(sm4_gfni_avx2_ops, sm4_gfni_avx2);
+SM4_TEST_X86_EXPANDKEY(sm4_gfni_avx2_expandkey, sm4_gfni_avx2_expand_key);
 SM4_DEFINE_CBCMAC_OPS(sm4_gfni_avx2_mac_ops, sm4_gfni_avx2);
 SM4_DEFINE_GCM_OPS(sm4_gfni_avx2_gcm_ops, sm4_gfni_avx2);
 
@@ -28,6 +29,7 @@ static struct sm4_test_impl gfni_avx2_impl = {
 	.ops = &sm4_gfni_avx2_ops,
 	.mac_ops = &sm4_gfni_avx2_mac_ops,
 	.gcm = &sm4_gfni_avx2_gcm_ops,
+	.expandkey = sm4_gfni_avx2_expandkey,
 	.available = gfni_avx2_available,
 	.width = 16,
 	.uses = SM4_TEST_USES_GFNI,

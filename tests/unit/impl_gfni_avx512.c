@@ -17,6 +17,7 @@
 #include "evex_emu.h"
 
 SM4_DEFINE_MODE_OPS(sm4_gfni_avx512_ops, sm4_gfni_avx512);
+SM4_TEST_X86_EXPANDKEY(sm4_gfni_avx512_expandkey, sm4_gfni_avx512_expand_key);
 SM4_DEFINE_GCM_OPS(sm4_gfni_avx512_gcm_ops, sm4_gfni_avx512);
 
 static bool gfni_avx512_available(void)
@@ -36,6 +37,7 @@ static struct sm4_test_impl gfni_avx512_impl = {
 	.name = "gfni-avx512",
 	.ops = &sm4_gfni_avx512_ops,
 	.gcm = &sm4_gfni_avx512_gcm_ops,
+	.expandkey = sm4_gfni_avx512_expandkey,
 	.available = gfni_avx512_available,
 	.width = 64,
 	.uses = SM4_TEST_USES_AVX512,

@@ -1040,13 +1040,18 @@ static void test_expandkey(void)
 	struct sm4_test_impl *impl;
 	unsigned int i;
 
+	static const u8 gbt_key[16] = {
+		0x01, 0x23, 0x45, 0x67, 0x89, 0xab, 0xcd, 0xef,
+		0xfe, 0xdc, 0xba, 0x98, 0x76, 0x54, 0x32, 0x10,
+	};
+
 	for (impl = sm4_test_impl_list(); impl; impl = impl->next) {
+		struct sm4_ctx a, b;
 		bool ok = true;
 
 		if (!impl->expandkey || !impl_selected(impl))
 			continue;
 		for (i = 0; i < 1000; i++) {
-			struct sm4_ctx a, b;
 			u8 key[16];
 
 			sm4_vec_fill(&seed, key, sizeof(key));
@@ -1055,6 +1060,15 @@ static void test_expandkey(void)
 			      !memcmp(&a, &b, sizeof(a));
 		}
 		report(ok, "expandkey: %s matches sm4_expandkey for 1000 keys",
+		       impl->name);
+		ok = impl->expandkey(&b, gbt_key, 16) == 0 &&
+		     b.rkey_enc[0] == 0xf12186f9 &&
+		     b.rkey_enc[31] == 0x9124a012 &&
+		     b.rkey_dec[0] == 0x9124a012 &&
+		     b.rkey_dec[31] == 0xf12186f9;
+		sm4_expandkey(&a, gbt_key, 16);
+		ok &= !memcmp(&a, &b, sizeof(a));
+		report(ok, "expandkey: %s GB/T 32907 key: rk[0] f12186f9, rk[31] 9124a012",
 		       impl->name);
 	}
 }

@@ -1,0 +1,90 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * The key expansion of the GFNI drivers, written once as an assembler
+ * macro (SM4_GFNI_EXPAND_KEY_BODY) and instantiated by
+ * sm4-gfni-avx2-asm_64.S and sm4-gfni-avx512-asm_64.S, included after
+ * sm4-gfni.h.  The S-box tau is S(x) = M2 * inv(M1*x ^ C1) ^ C: one
+ * VGF2P8AFFINEQB and one VGF2P8AFFINEINVQB (VEX, xmm) on the word, no
+ * table lookup.
+ */
+
+#ifndef __ASSEMBLY__
+#error "assembler-only header"
+#endif
+
+/*
+ * SM4_GFNI_KEY_STEP a, b, c, d, j
+ * One step of the key schedule, \a ^= T'(\b ^ \c ^ \d ^ CK[\j]) with
+ * T'(x) = L'(tau(x)), L'(B) = B ^ rol13(B) ^ rol23(B), then stores \a
+ * as rk[\j] at %rsi and rk_dec at -4 * \j from %rdx.  tau is two affine
+ * steps on the word in the low dword of %xmm0 (matrices M1 in %xmm3, M2
+ * in %xmm4).  CK from %r8.  Clobbers %ecx, %xmm0.
+ */
+.macro SM4_GFNI_KEY_STEP a, b, c, d, j
+	mov		\b, %ecx
+	xor		\c, %ecx
+	xor		\d, %ecx
+	xor		(\j * 4)(%r8), %ecx
+	vmovd		%ecx, %xmm0
+	vgf2p8affineqb	$SM4_GFNI_C1, %xmm3, %xmm0, %xmm0
+	vgf2p8affineinvqb $SM4_GFNI_C, %xmm4, %xmm0, %xmm0
+	vmovd		%xmm0, %ecx
+	xor		%ecx, \a
+	rol		$13, %ecx
+	xor		%ecx, \a
+	rol		$10, %ecx
+	xor		%ecx, \a
+	mov		\a, (\j * 4)(%rsi)
+	mov		\a, (-\j * 4)(%rdx)
+.endm
+
+/*
+ * SM4_GFNI_EXPAND_KEY_BODY: the body, ending in RET, of
+ * void <name>(const u8 *key, u32 *rkey_enc, u32 *rkey_dec, const u32 *fk,
+ *	       const u32 *ck);
+ * (sm4_x86_expand_fn, sm4_x86_glue.h): both schedules as sm4_expandkey()
+ * makes them, rkey_dec[i] = rkey_enc[31 - i].  K0..K3 = MK ^ FK live in
+ * %eax, %r9d, %r10d, %r11d; 8 iterations of 4 steps, no memory access
+ * depends on the key.  VEX GFNI on xmm (GFNI and AVX).  Wipes every
+ * register that held key material.  The including file defines the
+ * function with SYM_TYPED_FUNC_START (it is reached through a pointer).
+ */
+.macro SM4_GFNI_EXPAND_KEY_BODY
+	movabs		$SM4_GFNI_M1, %rax
+	vmovq		%rax, %xmm3
+	movabs		$SM4_GFNI_M2, %rax
+	vmovq		%rax, %xmm4
+	mov		(%rdi), %eax
+	mov		4(%rdi), %r9d
+	mov		8(%rdi), %r10d
+	mov		12(%rdi), %r11d
+	bswap		%eax
+	bswap		%r9d
+	bswap		%r10d
+	bswap		%r11d
+	xor		(%rcx), %eax
+	xor		4(%rcx), %r9d
+	xor		8(%rcx), %r10d
+	xor		12(%rcx), %r11d
+	add		$(31 * 4), %rdx
+	mov		$8, %edi
+.Lsm4g_ek_loop\@:
+	SM4_GFNI_KEY_STEP	%eax, %r9d, %r10d, %r11d, 0
+	SM4_GFNI_KEY_STEP	%r9d, %r10d, %r11d, %eax, 1
+	SM4_GFNI_KEY_STEP	%r10d, %r11d, %eax, %r9d, 2
+	SM4_GFNI_KEY_STEP	%r11d, %eax, %r9d, %r10d, 3
+	add		$16, %r8
+	add		$16, %rsi
+	sub		$16, %rdx
+	dec		%edi
+	jnz		.Lsm4g_ek_loop\@
+	vpxor		%xmm0, %xmm0, %xmm0
+	vpxor		%xmm3, %xmm3, %xmm3
+	vpxor		%xmm4, %xmm4, %xmm4
+	xor		%eax, %eax
+	xor		%ecx, %ecx
+	xor		%r9d, %r9d
+	xor		%r10d, %r10d
+	xor		%r11d, %r11d
+	RET
+.endm
