@@ -47,6 +47,8 @@
 #error "assembler-only header"
 #endif
 
+#include "sm4-key-frame.S"
+
 /* ---- Constants (each 16-byte table is repeated for both ymm lanes) -- */
 
 .section .rodata, "a"
@@ -1223,37 +1225,9 @@ SYM_FUNC_END(sm4x_core_kk)
  * is reached through a pointer).
  */
 .macro SM4_AESNI_EXPAND_KEY_BODY
-	mov		(%rdi), %eax
-	mov		4(%rdi), %r9d
-	mov		8(%rdi), %r10d
-	mov		12(%rdi), %r11d
-	bswap		%eax
-	bswap		%r9d
-	bswap		%r10d
-	bswap		%r11d
-	xor		(%rcx), %eax
-	xor		4(%rcx), %r9d
-	xor		8(%rcx), %r10d
-	xor		12(%rcx), %r11d
-	add		$(31 * 4), %rdx
-	mov		$8, %edi
-.Lsm4_ek_loop\@:
-	SM4_AESNI_KEY_STEP	%eax, %r9d, %r10d, %r11d, 0
-	SM4_AESNI_KEY_STEP	%r9d, %r10d, %r11d, %eax, 1
-	SM4_AESNI_KEY_STEP	%r10d, %r11d, %eax, %r9d, 2
-	SM4_AESNI_KEY_STEP	%r11d, %eax, %r9d, %r10d, 3
-	add		$16, %r8
-	add		$16, %rsi
-	sub		$16, %rdx
-	dec		%edi
-	jnz		.Lsm4_ek_loop\@
+	SM4_X86_EXPAND_KEY_FRAME SM4_AESNI_KEY_STEP
 	vpxor		%xmm0, %xmm0, %xmm0
 	vpxor		%xmm1, %xmm1, %xmm1
 	vpxor		%xmm2, %xmm2, %xmm2
-	xor		%eax, %eax
-	xor		%ecx, %ecx
-	xor		%r9d, %r9d
-	xor		%r10d, %r10d
-	xor		%r11d, %r11d
 	RET
 .endm

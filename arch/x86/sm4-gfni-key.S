@@ -12,6 +12,8 @@
 #error "assembler-only header"
 #endif
 
+#include "sm4-key-frame.S"
+
 /*
  * SM4_GFNI_KEY_STEP a, b, c, d, j
  * One step of the key schedule, \a ^= T'(\b ^ \c ^ \d ^ CK[\j]) with
@@ -54,37 +56,9 @@
 	vmovq		%rax, %xmm3
 	movabs		$SM4_GFNI_M2, %rax
 	vmovq		%rax, %xmm4
-	mov		(%rdi), %eax
-	mov		4(%rdi), %r9d
-	mov		8(%rdi), %r10d
-	mov		12(%rdi), %r11d
-	bswap		%eax
-	bswap		%r9d
-	bswap		%r10d
-	bswap		%r11d
-	xor		(%rcx), %eax
-	xor		4(%rcx), %r9d
-	xor		8(%rcx), %r10d
-	xor		12(%rcx), %r11d
-	add		$(31 * 4), %rdx
-	mov		$8, %edi
-.Lsm4g_ek_loop\@:
-	SM4_GFNI_KEY_STEP	%eax, %r9d, %r10d, %r11d, 0
-	SM4_GFNI_KEY_STEP	%r9d, %r10d, %r11d, %eax, 1
-	SM4_GFNI_KEY_STEP	%r10d, %r11d, %eax, %r9d, 2
-	SM4_GFNI_KEY_STEP	%r11d, %eax, %r9d, %r10d, 3
-	add		$16, %r8
-	add		$16, %rsi
-	sub		$16, %rdx
-	dec		%edi
-	jnz		.Lsm4g_ek_loop\@
+	SM4_X86_EXPAND_KEY_FRAME SM4_GFNI_KEY_STEP
 	vpxor		%xmm0, %xmm0, %xmm0
 	vpxor		%xmm3, %xmm3, %xmm3
 	vpxor		%xmm4, %xmm4, %xmm4
-	xor		%eax, %eax
-	xor		%ecx, %ecx
-	xor		%r9d, %r9d
-	xor		%r10d, %r10d
-	xor		%r11d, %r11d
 	RET
 .endm
