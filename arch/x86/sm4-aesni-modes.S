@@ -1185,32 +1185,16 @@ SYM_FUNC_END(sm4x_core_kk)
 /* ---- Key expansion ------------------------------------------------------ */
 
 /*
- * SM4_AESNI_KEY_STEP a, b, c, d, j
- * One step of the key schedule, \a ^= T'(\b ^ \c ^ \d ^ CK[\j]) with
- * T'(x) = L'(tau(x)), L'(B) = B ^ rol13(B) ^ rol23(B), then stores \a
- * as rk[\j] at %rsi and rk_dec at -4 * \j from %rdx.  tau runs on the
+ * SM4_AESNI_KEY_TAU: tau of SM4_X86_KEY_STEP (sm4-key-frame.S) on the
  * word broadcast to the four dwords of %xmm0 (so ShiftRows changes
  * nothing): pre() by the trk lookups, AESENCLAST with a zero round key,
- * post() by lookups.  CK from %r8.  Clobbers %ecx, %xmm0-%xmm2.
+ * post() by lookups.  Clobbers %xmm1, %xmm2.
  */
-.macro SM4_AESNI_KEY_STEP a, b, c, d, j
-	mov		\b, %ecx
-	xor		\c, %ecx
-	xor		\d, %ecx
-	xor		(\j * 4)(%r8), %ecx
-	vmovd		%ecx, %xmm0
+.macro SM4_AESNI_KEY_TAU
 	vpshufd		$0, %xmm0, %xmm0
 	SM4_LOOKUP	xmm, .Lsm4_trk_lo, .Lsm4_trk_hi, 0, 0, 1, 2
 	vaesenclast	.Lsm4_zero(%rip), %xmm0, %xmm0
 	SM4_LOOKUP	xmm, .Lsm4_post_lo, .Lsm4_post_hi, 0, 0, 1, 2
-	vmovd		%xmm0, %ecx
-	xor		%ecx, \a
-	rol		$13, %ecx
-	xor		%ecx, \a
-	rol		$10, %ecx
-	xor		%ecx, \a
-	mov		\a, (\j * 4)(%rsi)
-	mov		\a, (-\j * 4)(%rdx)
 .endm
 
 /*
@@ -1225,7 +1209,7 @@ SYM_FUNC_END(sm4x_core_kk)
  * is reached through a pointer).
  */
 .macro SM4_AESNI_EXPAND_KEY_BODY
-	SM4_X86_EXPAND_KEY_FRAME SM4_AESNI_KEY_STEP
+	SM4_X86_EXPAND_KEY_FRAME SM4_AESNI_KEY_TAU
 	vpxor		%xmm0, %xmm0, %xmm0
 	vpxor		%xmm1, %xmm1, %xmm1
 	vpxor		%xmm2, %xmm2, %xmm2

@@ -15,29 +15,13 @@
 #include "sm4-key-frame.S"
 
 /*
- * SM4_GFNI_KEY_STEP a, b, c, d, j
- * One step of the key schedule, \a ^= T'(\b ^ \c ^ \d ^ CK[\j]) with
- * T'(x) = L'(tau(x)), L'(B) = B ^ rol13(B) ^ rol23(B), then stores \a
- * as rk[\j] at %rsi and rk_dec at -4 * \j from %rdx.  tau is two affine
- * steps on the word in the low dword of %xmm0 (matrices M1 in %xmm3, M2
- * in %xmm4).  CK from %r8.  Clobbers %ecx, %xmm0.
+ * SM4_GFNI_KEY_TAU: tau of SM4_X86_KEY_STEP (sm4-key-frame.S), two
+ * affine steps on the low dword of %xmm0 (matrices M1 in %xmm3, M2 in
+ * %xmm4).
  */
-.macro SM4_GFNI_KEY_STEP a, b, c, d, j
-	mov		\b, %ecx
-	xor		\c, %ecx
-	xor		\d, %ecx
-	xor		(\j * 4)(%r8), %ecx
-	vmovd		%ecx, %xmm0
+.macro SM4_GFNI_KEY_TAU
 	vgf2p8affineqb	$SM4_GFNI_C1, %xmm3, %xmm0, %xmm0
 	vgf2p8affineinvqb $SM4_GFNI_C, %xmm4, %xmm0, %xmm0
-	vmovd		%xmm0, %ecx
-	xor		%ecx, \a
-	rol		$13, %ecx
-	xor		%ecx, \a
-	rol		$10, %ecx
-	xor		%ecx, \a
-	mov		\a, (\j * 4)(%rsi)
-	mov		\a, (-\j * 4)(%rdx)
 .endm
 
 /*
@@ -56,7 +40,7 @@
 	vmovq		%rax, %xmm3
 	movabs		$SM4_GFNI_M2, %rax
 	vmovq		%rax, %xmm4
-	SM4_X86_EXPAND_KEY_FRAME SM4_GFNI_KEY_STEP
+	SM4_X86_EXPAND_KEY_FRAME SM4_GFNI_KEY_TAU
 	vpxor		%xmm0, %xmm0, %xmm0
 	vpxor		%xmm3, %xmm3, %xmm3
 	vpxor		%xmm4, %xmm4, %xmm4
