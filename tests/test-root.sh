@@ -283,6 +283,7 @@ sed -i 's/^MODULES=.*/MODULES=dep/' "$TREE/etc/initramfs-tools/initramfs.conf"
 echo "sm4root-$ARCH" >"$TREE/etc/hostname"
 install -m 0755 tests/root/sm4-root-install tests/root/sm4-root-check "$TREE/usr/local/sbin/"
 install -m 0644 tests/root/sm4-root-check.service "$TREE/etc/systemd/system/"
+install -D -m 0644 tests/root/sm4-root-channel "$TREE/usr/local/lib/sm4-root-channel"
 ln -sf /etc/systemd/system/sm4-root-check.service \
 	"$TREE/etc/systemd/system/multi-user.target.wants/sm4-root-check.service"
 # Root's console login without a password: a person watching the
