@@ -18,12 +18,14 @@
  * in the dword of each word (a big-endian word sits byte-reversed in
  * its dword, so a left rotation of the word is a right rotation of the
  * dword).  Without AVX-512 the rotations are VPSHUFB and the three-way
- * XORs two VPXOR each: a round is 3 GFNI, 3 VPSHUFB, 8 VPXOR and one
- * broadcast load per register set, with GFNI, one VPSHUFB and three XOR
- * levels between consecutive S-box inputs: after the VPSHUFB, S = U(i) ^
- * P0 ^ ror8(P1), then W ^ S (W = RK'(i+1) ^ U(i+2) ^ U(i+3), ready
- * before), then the XOR with ror16(P1) ^ ror24(P3) gives u(i+1)
- * (AVX-512's three-way VPTERNLOGD saves one level).  All matrices and
+ * XORs two VPXOR each: a round is 3 GFNI, 3 VPSHUFB, 7 VPXOR and one
+ * broadcast load per register set (13 vector uops):
+ *	U(i+4) = ((U(i) ^ P0) ^ ror8(P1)) ^ (ror16(P1) ^ ror24(P3))
+ *	u(i+1) = W ^ U(i+4),  W = RK'(i+1) ^ U(i+2) ^ U(i+3)
+ * W is ready before the products, so GFNI, then four XOR levels after
+ * P0 (or one VPSHUFB and three after P1, and after P3) lie between
+ * consecutive S-box inputs: 9 cycles with GFNI's 5 (AVX-512's three-way
+ * VPTERNLOGD saves levels).  All matrices and
  * shuffle masks are memory operands, so that two register sets (8 state
  * and 8 temporary registers) fit in the sixteen ymm registers.
  *
@@ -117,15 +119,14 @@
 	vpxor		%\v\a, %\v\s0, %\v\s0
 	vpxor		%\v\d, %\v\s0, %\v\s0
 	vpxor		%\v\c, %\v\b, %\v\b
+	vpxor		%\v\b, %\v\s0, %\v\s0
 .if !\last
-	/* u(i+1) = RK'(i+1) ^ U(i+2) ^ U(i+3) ^ U(i+4) */
+	/* u(i+1) = W ^ U(i+4), W = RK'(i+1) ^ U(i+2) ^ U(i+3) */
 	vpbroadcastd	\k, %\v\a
 	vpxor		%\v\s2, %\v\a, %\v\a
 	vpxor		%\v\s3, %\v\a, %\v\a
 	vpxor		%\v\s0, %\v\a, %\v\a
-	vpxor		%\v\b, %\v\a, %\v\a
 .endif
-	vpxor		%\v\b, %\v\s0, %\v\s0
 .endm
 
 /*

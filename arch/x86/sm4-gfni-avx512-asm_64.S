@@ -31,7 +31,7 @@
  * each lane turns sixteen registers of blocks into sixteen registers
  * that each hold one byte position of 64 blocks.  The rotations of L are
  * then just a choice of register, and a round is 12 GF2P8AFFINEINVQB and
- * 21 XORs for 64 blocks.  GFNI has at most two ports to issue on: two of
+ * 16 XORs for 64 blocks.  GFNI has at most two ports to issue on: two of
  * the four vector pipes of AMD's Zen 4; on Intel's AVX-512 cores 512-bit
  * operations of any kind have only p0 (p1 fused with it) and p5.  So the
  * products of a round come out over several cycles whichever the vendor,
@@ -72,6 +72,8 @@
 #define SM4_FRAME	704
 #define SM4_GH_OFF	704
 #define SM4_GCM_FRAME	768
+#define SM4_XT_OFF	704
+#define SM4_XTS_FRAME	1728
 #define SM4_BS_MIN	33
 
 .section .rodata, "a"
@@ -100,6 +102,14 @@
 /* CTR: 128-bit step 64 in every lane. */
 .Lctr_step64:
 	.quad 64, 0, 64, 0, 64, 0, 64, 0
+/*
+ * CTR without carries: the increments of the 64 blocks of a full64
+ * batch, lane l of register j getting 4 * j + l in its low qword.
+ */
+.Lctr_inc64:
+	.irp j, 0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15
+	.quad 4 * \j, 0, 4 * \j + 1, 0, 4 * \j + 2, 0, 4 * \j + 3, 0
+	.endr
 /*
  * vpshufb indices that turn four round keys (one 16-byte lane, broadcast
  * to all lanes) into the byte-sliced round-key table: lane L gets the
@@ -360,7 +370,7 @@ SYM_FUNC_END(__sm4_gfni_blk1)
  * new word is
  *	U4[j] = U0[j] ^ P0[j] ^ P1[j+1] ^ P1[j+2] ^ P3[j+3]	(mod 4)
  * with Pk = GFNI(Gk, u[j]) as in the word-sliced code.  A round on 64
- * blocks is 12 GFNI and 21 logic operations and no rotation.
+ * blocks is 12 GFNI and 16 logic operations and no rotation.
  *
  * Getting there is a 16x16 byte transpose inside each 128-bit lane:
  * four levels of byte unpacks of registers i and i+8 into 2i and 2i+1
@@ -412,33 +422,20 @@ SYM_FUNC_END(__sm4_gfni_blk1)
  * inv(u[j]) (G0, G1, G3 from memory), the new byte j is
  *	U4[j] = U0[j] ^ F[j],  F[j] = P0[j] ^ P1[j+1] ^ P1[j+2] ^ P3[j+3]
  * and since u = U1 ^ U2 ^ U3 ^ RK' and u' = U2 ^ U3 ^ U4 ^ RK'',
- *	u'[j] = F[j] ^ UW[j],  UW = u ^ U0 ^ U1 ^ (RK' ^ RK'')
- *	U4[j] = U0[j] ^ u'[j] ^ UW[j]
+ *	u'[j] = U4[j] ^ V[j],  V = u ^ U1 ^ (RK' ^ RK'')
  * (RK' ^ RK'' is the key table entry at \kd(%r11): four dwords, each one
- * byte repeated).  With at most two ports for GFNI (see the top of this
- * file: Zen 4's GFNI pipes, or Intel's two 512-bit ports, which the XORs
- * share) the twelve products come out over six cycles at the least, and
- * a ternary XOR can take longer from its source operands than from its
- * destination operand; so the four P1 (each serves two bytes) go first,
- * then P3, then P0, the last to arrive, as the destination of the XOR
- * that makes u':
- *	Z[j] = UW[j] ^ P1[j+1] ^ P1[j+2]	(j = 1..3 into a P1 register
- *						 that is not needed any more)
- *	u'[j] = P0[j] ^ Z[j] ^ P3[j+3]
- * UW lives in zmm28-31, P1 in zmm20-23, P3 in zmm24-27.  U4[0] is
- * computed directly (Z0 takes UW[0]'s register).  If \last, only U4.
+ * byte repeated).  Sixteen ternary or binary XORs a round:
+ *	A[j] = U0[j] ^ P1[j+1] ^ P1[j+2]	(in U0's register)
+ *	U4[j] = A[j] ^ P0[j] ^ P3[j+3]
+ *	V[j] = u[j] ^ U1[j] ^ KK[j]	(over u, once the products have read it)
+ *	u'[j] = U4[j] ^ V[j]
+ * and twelve GF2P8AFFINEINVQB: 28 vector uops, 14 cycles on the two
+ * ports Intel's cores issue 512-bit operations on (GFNI on one of them).
+ * The P1 come first (each serves two bytes and A needs only them), then
+ * P3, then P0.  P1 in zmm20-23, P3 in zmm24-27, P0 in zmm28-31.
+ * If \last, only U4.
  */
 .macro BS_ROUND last, kd, a0, a1, a2, a3, b0, b1, b2, b3
-.if !\last
-	vpxord		(\kd)(%r11){1to16}, %zmm\a0, %zmm28
-	vpxord		(\kd + 4)(%r11){1to16}, %zmm\a1, %zmm29
-	vpxord		(\kd + 8)(%r11){1to16}, %zmm\a2, %zmm30
-	vpxord		(\kd + 12)(%r11){1to16}, %zmm\a3, %zmm31
-	vpternlogd	$0x96, %zmm16, %zmm\b0, %zmm28
-	vpternlogd	$0x96, %zmm17, %zmm\b1, %zmm29
-	vpternlogd	$0x96, %zmm18, %zmm\b2, %zmm30
-	vpternlogd	$0x96, %zmm19, %zmm\b3, %zmm31
-.endif
 	vgf2p8affineinvqb $0, .Lg1(%rip){1to8}, %zmm16, %zmm20
 	vgf2p8affineinvqb $0, .Lg1(%rip){1to8}, %zmm17, %zmm21
 	vgf2p8affineinvqb $0, .Lg1(%rip){1to8}, %zmm18, %zmm22
@@ -447,33 +444,29 @@ SYM_FUNC_END(__sm4_gfni_blk1)
 	vgf2p8affineinvqb $0, .Lg3(%rip){1to8}, %zmm17, %zmm25
 	vgf2p8affineinvqb $0, .Lg3(%rip){1to8}, %zmm18, %zmm26
 	vgf2p8affineinvqb $0, .Lg3(%rip){1to8}, %zmm19, %zmm27
-	vgf2p8affineinvqb $SM4_GFNI_E, .Lg0(%rip){1to8}, %zmm16, %zmm16
-	vgf2p8affineinvqb $SM4_GFNI_E, .Lg0(%rip){1to8}, %zmm17, %zmm17
-	vgf2p8affineinvqb $SM4_GFNI_E, .Lg0(%rip){1to8}, %zmm18, %zmm18
-	vgf2p8affineinvqb $SM4_GFNI_E, .Lg0(%rip){1to8}, %zmm19, %zmm19
-.if \last
+	vgf2p8affineinvqb $SM4_GFNI_E, .Lg0(%rip){1to8}, %zmm16, %zmm28
+	vgf2p8affineinvqb $SM4_GFNI_E, .Lg0(%rip){1to8}, %zmm17, %zmm29
+	vgf2p8affineinvqb $SM4_GFNI_E, .Lg0(%rip){1to8}, %zmm18, %zmm30
+	vgf2p8affineinvqb $SM4_GFNI_E, .Lg0(%rip){1to8}, %zmm19, %zmm31
+.if !\last
+	vpternlogd	$0x96, (\kd)(%r11){1to16}, %zmm\b0, %zmm16
+	vpternlogd	$0x96, (\kd + 4)(%r11){1to16}, %zmm\b1, %zmm17
+	vpternlogd	$0x96, (\kd + 8)(%r11){1to16}, %zmm\b2, %zmm18
+	vpternlogd	$0x96, (\kd + 12)(%r11){1to16}, %zmm\b3, %zmm19
+.endif
 	vpternlogd	$0x96, %zmm22, %zmm21, %zmm\a0
 	vpternlogd	$0x96, %zmm23, %zmm22, %zmm\a1
 	vpternlogd	$0x96, %zmm20, %zmm23, %zmm\a2
 	vpternlogd	$0x96, %zmm21, %zmm20, %zmm\a3
-	vpternlogd	$0x96, %zmm27, %zmm16, %zmm\a0
-	vpternlogd	$0x96, %zmm24, %zmm17, %zmm\a1
-	vpternlogd	$0x96, %zmm25, %zmm18, %zmm\a2
-	vpternlogd	$0x96, %zmm26, %zmm19, %zmm\a3
-.else
-	vpternlogd	$0x96, %zmm22, %zmm21, %zmm\a0
-	vpternlogd	$0x96, %zmm22, %zmm21, %zmm28
-	vpternlogd	$0x96, %zmm27, %zmm16, %zmm\a0
-	vpternlogd	$0x96, %zmm23, %zmm29, %zmm22
-	vpternlogd	$0x96, %zmm20, %zmm30, %zmm23
-	vpternlogd	$0x96, %zmm21, %zmm31, %zmm20
-	vpternlogd	$0x96, %zmm27, %zmm28, %zmm16
-	vpternlogd	$0x96, %zmm24, %zmm22, %zmm17
-	vpternlogd	$0x96, %zmm25, %zmm23, %zmm18
-	vpternlogd	$0x96, %zmm26, %zmm20, %zmm19
-	vpternlogd	$0x96, %zmm29, %zmm17, %zmm\a1
-	vpternlogd	$0x96, %zmm30, %zmm18, %zmm\a2
-	vpternlogd	$0x96, %zmm31, %zmm19, %zmm\a3
+	vpternlogd	$0x96, %zmm27, %zmm28, %zmm\a0
+	vpternlogd	$0x96, %zmm24, %zmm29, %zmm\a1
+	vpternlogd	$0x96, %zmm25, %zmm30, %zmm\a2
+	vpternlogd	$0x96, %zmm26, %zmm31, %zmm\a3
+.if !\last
+	vpxord		%zmm\a0, %zmm16, %zmm16
+	vpxord		%zmm\a1, %zmm17, %zmm17
+	vpxord		%zmm\a2, %zmm18, %zmm18
+	vpxord		%zmm\a3, %zmm19, %zmm19
 .endif
 .endm
 
@@ -539,6 +532,9 @@ SYM_FUNC_END(__sm4_gfni_blk64)
  *	SM4_ST_OFF	64 bytes of mode state kept across __sm4_gfni_blk64
  *	SM4_GH_OFF	gcm_enc and ghash only (frame SM4_GCM_FRAME): the
  *			GHASH accumulator (16 bytes), wiped by GH_FINISH
+ *	SM4_XT_OFF	xts only (frame SM4_XTS_FRAME): the tweaks of a
+ *			64-block batch (1 KiB, register j's at 64 * j), kept
+ *			across __sm4_gfni_blk64 instead of computed twice
  * KK (and with it the state slot) is built and wiped only when the
  * request has at least SM4_BS_MIN blocks; edi keeps nblocks for that.
  */
@@ -612,10 +608,10 @@ SYM_FUNC_END(__sm4_gfni_blk64)
 .endm
 
 /*
- * Wipe the frame (KK and the state slot only if they were used) and the
- * vector registers, return.
+ * Wipe the frame (KK, the state slot and, with \xts, the tweaks only if
+ * they were used) and the vector registers, return.
  */
-.macro SM4_LEAVE
+.macro SM4_LEAVE xts=0
 	vpxord		%xmm8, %xmm8, %xmm8
 	vmovdqa64	%zmm8, SM4_RK_OFF(%rsp)
 	vmovdqa64	%zmm8, SM4_RK_OFF + 64(%rsp)
@@ -624,6 +620,11 @@ SYM_FUNC_END(__sm4_gfni_blk64)
 	.irp i, 0, 1, 2, 3, 4, 5, 6, 7, 8
 	vmovdqa64	%zmm8, SM4_K_OFF + 64 * \i(%rsp)
 	.endr
+.if \xts
+	.irp i, 0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15
+	vmovdqa64	%zmm8, SM4_XT_OFF + 64 * \i(%rsp)
+	.endr
+.endif
 1:
 	SM4_CLEAR_VREGS
 	leave
@@ -1223,9 +1224,47 @@ SYM_FUNC_END(sm4_gfni_avx512_cfb_enc)
 	movq		%r9, (%r8)
 .endm
 
+/*
+ * full64 batches when no counter of the call carries out of its low
+ * qword (ctr + nblocks does not: nearly always): each register's
+ * counters are zmm20 plus a constant, 2 uops a register instead of
+ * CTR_GEN's 6.  Clobbers rax, r9.
+ */
+.macro CTR_GEN_NOCARRY kind, j
+	vpaddq		.Lctr_inc64 + 64 * \j(%rip), %zmm20, %zmm\j
+	vpshufb		%zmm23, %zmm\j, %zmm\j
+.endm
+
+.macro CTR_NOCARRY_LOOP64
+	cmp		$64, %ecx
+	jb		.Lctr_carry
+	vmovq		%xmm20, %rax
+	mov		%ecx, %r9d
+	add		%r9, %rax
+	jc		.Lctr_carry
+.Lctr_nocarry64:
+	BATCH_REGS	full64, CTR_GEN_NOCARRY
+	vpaddq		.Lctr_step64(%rip), %zmm20, %zmm20
+	vmovdqa64	%zmm20, SM4_ST_OFF(%rsp)
+	CALL_BLK	full64
+	BATCH_REGS	full64, XOR_SRC
+	BATCH_REGS	full64, STORE_DST
+	vmovdqa64	SM4_ST_OFF(%rsp), %zmm20
+	vbroadcasti32x4	.Lbswap128(%rip), %zmm23
+	add		$1024, %rsi
+	add		$1024, %rdx
+	sub		$64, %ecx
+	cmp		$64, %ecx
+	jae		.Lctr_nocarry64
+	SM4_CONSTS
+	CTR_CONSTS
+.Lctr_carry:
+.endm
+
 SYM_TYPED_FUNC_START(sm4_gfni_avx512_ctr)
 	SM4_ENTER	SM4_FRAME
 	CTR_START
+	CTR_NOCARRY_LOOP64
 	FOR_BATCHES	ctr, CTR_BATCH, NOTHING
 	SM4_LEAVE
 SYM_FUNC_END(sm4_gfni_avx512_ctr)
@@ -1276,10 +1315,11 @@ SYM_FUNC_END(sm4_gfni_avx512_ctr)
 
 /*
  * A full64 or tail64 batch.  The tweaks of register j are zmm31 * x^4j:
- * in zmm16 + j before __sm4_gfni_blk64, computed again from zmm31 (kept
- * in the state slot) after it.  Then zmm31 moves on by x^64 (two steps
- * of x^32, from zmm31 itself) for the next full64 batch, or stays for
- * XTS_FINISH after a tail64 batch.
+ * in zmm16 + j before __sm4_gfni_blk64, and in the frame (SM4_XT_OFF)
+ * for after it, which clobbers them (zmm31 itself waits in the state
+ * slot).  Then zmm31 moves on by x^64 (two steps of x^32, from zmm31
+ * itself) for the next full64 batch, or stays for XTS_FINISH after a
+ * tail64 batch.
  */
 .macro XTS64_TWEAK j, t
 .if \j == 0
@@ -1287,6 +1327,7 @@ SYM_FUNC_END(sm4_gfni_avx512_ctr)
 .else
 	XTS_MUL_XK	%zmm31, %zmm\t, 4*\j
 .endif
+	vmovdqa64	%zmm\t, SM4_XT_OFF + 64 * \j(%rsp)
 .endm
 
 .macro XTS64_IN kind, j, t
@@ -1295,12 +1336,7 @@ SYM_FUNC_END(sm4_gfni_avx512_ctr)
 .endm
 
 .macro XTS64_OUT kind, j
-.if \j == 0
-	vpxord		%zmm31, %zmm0, %zmm0
-.else
-	XTS_MUL_XK	%zmm31, %zmm16, 4*\j, %zmm17, %zmm18
-	vpxord		%zmm16, %zmm\j, %zmm\j
-.endif
+	vpxord		SM4_XT_OFF + 64 * \j(%rsp), %zmm\j, %zmm\j
 .endm
 
 .macro XTS_BATCH kind
@@ -1385,7 +1421,7 @@ SYM_FUNC_END(sm4_gfni_avx512_ctr)
  * Encryption with rkey_enc, decryption with rkey_dec.
  */
 SYM_TYPED_FUNC_START(sm4_gfni_avx512_xts)
-	SM4_ENTER	SM4_FRAME
+	SM4_ENTER	SM4_XTS_FRAME
 	vbroadcasti32x4	(%r8), %zmm31
 	/* Lane i of zmm31 = tweak * x^i. */
 	vpsllvq		.Lxts_shl(%rip), %zmm31, %zmm10
@@ -1395,7 +1431,7 @@ SYM_TYPED_FUNC_START(sm4_gfni_avx512_xts)
 	vpternlogd	$0x96, %zmm9, %zmm8, %zmm10
 	vmovdqa64	%zmm10, %zmm31
 	FOR_BATCHES	xts, XTS_BATCH, XTS_FINISH
-	SM4_LEAVE
+	SM4_LEAVE	1
 SYM_FUNC_END(sm4_gfni_avx512_xts)
 
 /* ---- GCM --------------------------------------------------------- */

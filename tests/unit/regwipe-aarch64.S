@@ -4,7 +4,11 @@
  * void sm4_regwipe_call(fn, const u64 args[6], const u8 *marks, u8 *after)
  * loads v0-v31 from marks (16 bytes each), calls fn(args[0] .. args[5]),
  * stores v0-v31 into after.  d8-d15 of its caller are saved around it.
+ * It also paints the SM4_RW_STACK bytes below the stack pointer with
+ * sm4_regwipe_paint before the call, copies them to sm4_regwipe_stack
+ * right after it and notes the stack pointer in sm4_regwipe_sp.
  */
+#include "regwipe.h"
 	.text
 	.globl	sm4_regwipe_call
 	.type	sm4_regwipe_call, %function
@@ -20,6 +24,16 @@ sm4_regwipe_call:
 	mov	x19, x0
 	mov	x20, x1
 	mov	x21, x3
+	mov	x9, sp
+	adrp	x10, sm4_regwipe_sp
+	str	x9, [x10, :lo12:sm4_regwipe_sp]
+	sub	x9, x9, #SM4_RW_STACK
+	adrp	x10, sm4_regwipe_paint
+	ldr	x10, [x10, :lo12:sm4_regwipe_paint]
+	mov	x11, #(SM4_RW_STACK / 8)
+1:	str	x10, [x9], #8
+	subs	x11, x11, #1
+	b.ne	1b
 	ld1	{v0.16b-v3.16b}, [x2], #64
 	ld1	{v4.16b-v7.16b}, [x2], #64
 	ld1	{v8.16b-v11.16b}, [x2], #64
@@ -40,6 +54,15 @@ sm4_regwipe_call:
 	st1	{v20.16b-v23.16b}, [x21], #64
 	st1	{v24.16b-v27.16b}, [x21], #64
 	st1	{v28.16b-v31.16b}, [x21]
+	mov	x9, sp
+	sub	x9, x9, #SM4_RW_STACK
+	adrp	x10, sm4_regwipe_stack
+	add	x10, x10, :lo12:sm4_regwipe_stack
+	mov	x11, #(SM4_RW_STACK / 8)
+2:	ldr	x12, [x9], #8
+	str	x12, [x10], #8
+	subs	x11, x11, #1
+	b.ne	2b
 	ldp	d8, d9, [sp, #48]
 	ldp	d10, d11, [sp, #64]
 	ldp	d12, d13, [sp, #80]

@@ -4,8 +4,13 @@
  * void sm4_regwipe_call(fn, const u64 args[6], const u8 *marks, u8 *after)
  * loads ymm0-15 from marks (32 bytes each), calls fn(args[0] .. args[5]),
  * stores ymm0-15 into after; sm4_regwipe_call_zmm does the same with
- * zmm0-31 (64 bytes each, AVX-512F).
+ * zmm0-31 (64 bytes each, AVX-512F).  Both also paint the
+ * SM4_RW_STACK bytes below the stack pointer with sm4_regwipe_paint
+ * before the call, where fn's frame will be, copy them to
+ * sm4_regwipe_stack right after it and note the stack pointer in
+ * sm4_regwipe_sp.
  */
+#include "regwipe.h"
 	.text
 
 .macro REGWIPE_CALL name, load, store
@@ -21,6 +26,12 @@
 	mov	%rdi, %r12
 	mov	%rsi, %rbx
 	mov	%rcx, %r13
+	mov	%rsp, sm4_regwipe_sp(%rip)
+	lea	-SM4_RW_STACK(%rsp), %rdi
+	mov	sm4_regwipe_paint(%rip), %rax
+	mov	$(SM4_RW_STACK / 8), %ecx
+	cld
+	rep stosq
 	\load
 	mov	(%rbx), %rdi
 	mov	8(%rbx), %rsi
@@ -30,6 +41,10 @@
 	mov	40(%rbx), %r9
 	call	*%r12
 	\store
+	lea	-SM4_RW_STACK(%rsp), %rsi
+	lea	sm4_regwipe_stack(%rip), %rdi
+	mov	$(SM4_RW_STACK / 8), %ecx
+	rep movsq
 	vzeroupper
 	pop	%r14
 	pop	%r13

@@ -14,6 +14,15 @@
  * v8-v15 as the caller had them (the pattern's low half, zero above).
  * The portable C implementations are not checked: the compiler owns
  * their registers.
+ *
+ * The stack too: the trampoline paints SM4_RW_STACK bytes below its
+ * stack pointer (where the function's frame will be) and reads them back
+ * after the call.  Each 64-bit word there must then be the paint, zero, a
+ * small number (a length or count), within 1 MiB of the stack pointer,
+ * of the program's code or of a pointer argument (saved frame pointers,
+ * return addresses, spilled pointers), or a half of the registers'
+ * pattern (callee-saved registers the function saved): a frame not wiped
+ * shows its round keys, blocks or tweaks as anything else.
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -24,6 +33,12 @@
 #include <sm4/gcm.h>
 #include "impl.h"
 #include "sm4-vectors.h"
+#include "regwipe.h"
+
+/* Shared with the trampolines (regwipe-<arch>.S). */
+u64 sm4_regwipe_paint, sm4_regwipe_sp;
+u64 sm4_regwipe_stack[SM4_RW_STACK / 8];
+extern const char __executable_start[], etext[];
 
 typedef void (*regwipe_fn)(void);
 
@@ -52,6 +67,40 @@ static struct {
 static uint64_t rw_rng = 0x7265677769706521ull;
 static unsigned long rw_details;
 
+static bool rw_near(u64 w, u64 p)
+{
+	return w - p + (1u << 20) < (2u << 20);
+}
+
+/*
+ * The words of sm4_regwipe_stack that are none of what a frame may keep
+ * (see the top of this file); the offset below the stack pointer of the
+ * first in *@at.
+ */
+static unsigned int rw_stack_left(const u64 *args, const u8 *marks,
+				  unsigned int *at)
+{
+	unsigned int i, j, bad = 0;
+
+	for (i = 0; i < SM4_RW_STACK / 8; i++) {
+		u64 w = sm4_regwipe_stack[i];
+		bool ok = w == sm4_regwipe_paint || w < (1u << 20) ||
+			  rw_near(w, sm4_regwipe_sp) ||
+			  (w >= (u64)(uintptr_t)__executable_start &&
+			   w < (u64)(uintptr_t)etext);
+
+		for (j = 0; !ok && j < 6; j++)
+			ok = args[j] >= (1u << 20) && rw_near(w, args[j]);
+		for (j = 0; !ok && j < REGS_MAX * REG_BYTES_MAX; j += 8)
+			ok = !memcmp(&w, marks + j, 8);
+		if (ok)
+			continue;
+		if (!bad++)
+			*at = SM4_RW_STACK - 8 * i;
+	}
+	return bad;
+}
+
 /*
  * Call @fn(@a0 .. @a5) between the pattern and the dump; true if every
  * half of every register is zero or the pattern.  Details for @name.
@@ -63,10 +112,11 @@ static bool rw_call(const char *impl, const char *name, unsigned int n,
 	static u8 marks[REGS_MAX * REG_BYTES_MAX];
 	static u8 after[REGS_MAX * REG_BYTES_MAX];
 	const u64 args[6] = { a0, a1, a2, a3, a4, a5 };
-	unsigned int r, h, bad = 0;
+	unsigned int r, h, bad = 0, words, at = 0;
 	char regs[256] = "";
 
 	sm4_vec_fill(&rw_rng, marks, sizeof(marks));
+	sm4_vec_fill(&rw_rng, (u8 *)&sm4_regwipe_paint, 8);
 	memset(after, 0x5a, sizeof(after));
 #if defined(__x86_64__)
 	if (rw.zmm)
@@ -95,7 +145,11 @@ static bool rw_call(const char *impl, const char *name, unsigned int n,
 	if (bad && rw_details++ < 8)
 		fprintf(stderr, "regwipe detail: %s %s (%u blocks): %u registers keep data of the call:%s\n",
 			impl, name, n, bad, regs);
-	return !bad;
+	words = rw_stack_left(args, marks, &at);
+	if (words && rw_details++ < 8)
+		fprintf(stderr, "regwipe detail: %s %s (%u blocks): %u words of its stack frame keep data of the call, the first %u bytes below the caller's stack pointer\n",
+			impl, name, n, words, at);
+	return !bad && !words;
 }
 
 #define RW(fn, ...)	((regwipe_fn)(fn)), __VA_ARGS__
@@ -225,7 +279,7 @@ void sm4_test_regwipe(void)
 		}
 		memzero_explicit(&gh, sizeof(gh));
 		sm4_test_report(!bad,
-				"regwipe: %s: %lu calls (bulk, GCM, MAC, key expansion; 1..100 blocks), %lu left data of the call in %s",
+				"regwipe: %s: %lu calls (bulk, GCM, MAC, key expansion; 1..100 blocks), %lu left data of the call in %s or their stack frame",
 				impl->name, calls, bad, rw.what);
 	}
 }
