@@ -115,7 +115,8 @@ VREG_RE = re.compile(r"%[xyz]mm(\d+)")
 def hoist_constants(text):
     """TEXT with each rip-relative operand (a constant of .rodata) read
     from a vector register the loop never names, one per constant, or
-    None when there are not enough free registers.  llvm-mca charges a
+    None when there are not enough free registers (llvm-mca then refuses
+    the forms that have no register operand: the caller leaves it).  llvm-mca charges a
     load-op instruction's load latency to its register operands too
     (12 cycles for a GF2P8AFFINEINVQB with a memory operand on
     Sapphire Rapids' model, against 5 from the register), which makes
@@ -203,8 +204,13 @@ def analyse(mca, mcpu, obj, only):
                 text, calls = mca_text(insns, start, end)
                 res = run_mca(mca, mcpu, text)
                 hoisted = hoist_constants(text)
-                res["hoisted"] = (run_mca(mca, mcpu, hoisted)
-                                  if hoisted else None)
+                try:
+                    res["hoisted"] = (run_mca(mca, mcpu, hoisted)
+                                      if hoisted else None)
+                except ValueError:
+                    # An instruction without a register form there
+                    # (a broadcast source, VPCLMULQDQ's memory operand).
+                    res["hoisted"] = None
             except ValueError as e:
                 rows.append((name, rank, insns[start][0], None, str(e)))
                 continue
@@ -249,7 +255,7 @@ def main():
                 where, res["insns"] / it, res["uops"] / it,
                 res["cycles"] / it,
                 "[%.2f consts in regs] " % (h["cycles"] / h["iters"]) if h else
-                "[consts: no free reg] ",
+                "[consts: not in regs] ",
                 res["rthru"], vector_ports(res["ports"]))
             if res["calls"]:
                 line += "  + calls " + " ".join(sorted(set(res["calls"])))

@@ -203,8 +203,10 @@ static void on_sigill(int sig, siginfo_t *si, void *ucv)
 
 int vex_emu_add(vex_emu_fn fn)
 {
+	static uint8_t altstack[1 << 18] __attribute__((aligned(64)));
 	unsigned int eax, ebx, ecx, edx;
 	struct sigaction sa;
+	stack_t ss;
 
 	if (n_emus == VEX_EMU_MAX)
 		return -1;
@@ -215,9 +217,20 @@ int vex_emu_add(vex_emu_fn fn)
 			return -1;
 		}
 		ymmh_offset = ebx;
+		/*
+		 * The handler runs on a stack of its own: the signal frame
+		 * (the whole register state) and the emulators' locals would
+		 * otherwise land below the emulated function's frame, where
+		 * regwipe.c looks for what the function left behind.
+		 */
+		ss.ss_sp = altstack;
+		ss.ss_size = sizeof(altstack);
+		ss.ss_flags = 0;
+		if (sigaltstack(&ss, NULL))
+			return -1;
 		memset(&sa, 0, sizeof(sa));
 		sa.sa_sigaction = on_sigill;
-		sa.sa_flags = SA_SIGINFO;
+		sa.sa_flags = SA_SIGINFO | SA_ONSTACK;
 		sigemptyset(&sa.sa_mask);
 		if (sigaction(SIGILL, &sa, NULL))
 			return -1;
