@@ -22,7 +22,8 @@ in uops and cycles is printed beside it.
 
 The objects are those of the userspace harness (make -C tests/unit:
 tests/unit/build/arch/x86/*.o), which the kernel build assembles from
-the same sources.  Needs objdump (binutils) and llvm-mca-19 (llvm-19).
+the same sources.  Needs llvm-mca-19 and llvm-objdump-19 (llvm-19; GNU
+objdump 2.40 cannot decode the SM4 instructions).
 """
 
 import argparse
@@ -36,7 +37,7 @@ import tempfile
 MCA_CANDIDATES = ("llvm-mca-19", "llvm-mca")
 FUNC_RE = re.compile(r"^([0-9a-f]+) <([^>]+)>:$")
 INSN_RE = re.compile(r"^\s*([0-9a-f]+):\s+(.*)$")
-JCC_RE = re.compile(r"^(j[a-z]+)\s+([0-9a-f]+)\s+<([^>+]+)(\+0x[0-9a-f]+)?>")
+JCC_RE = re.compile(r"^(j[a-z]+)\s+(?:0x)?([0-9a-f]+)\s+<([^>+]+)(\+0x[0-9a-f]+)?>")
 
 
 def find_mca():
@@ -52,10 +53,24 @@ def find_mca():
              "(apt-get install llvm-19)")
 
 
+def disassembler():
+    """llvm-objdump 19 where there is one (it knows the SM4 and AVX10
+    instructions binutils 2.40 decodes as "(bad)"), else objdump."""
+    for name in ("llvm-objdump-19", "llvm-objdump"):
+        path = shutil.which(name)
+        if path:
+            out = subprocess.run([path, "--version"], capture_output=True,
+                                 text=True).stdout
+            m = re.search(r"version (\d+)", out)
+            if m and int(m.group(1)) >= 19:
+                return [path, "-d", "--no-show-raw-insn"]
+    return ["objdump", "-d", "--no-show-raw-insn", "-M", "att"]
+
+
 def functions(obj):
     """{name: [(address, text)]} of OBJ's code, AT&T syntax."""
-    out = subprocess.run(["objdump", "-d", "--no-show-raw-insn", "-M", "att",
-                          obj], capture_output=True, text=True, check=True)
+    out = subprocess.run(disassembler() + [obj], capture_output=True,
+                         text=True, check=True)
     funcs, cur = {}, None
     for line in out.stdout.splitlines():
         m = FUNC_RE.match(line)
@@ -87,15 +102,41 @@ def loops(insns):
     return found
 
 
+def called_by_loops(funcs):
+    """The functions some loop of FUNCS calls."""
+    names = set()
+    for insns in funcs.values():
+        for start, end in loops(insns):
+            for _, text in insns[start:end]:
+                m = re.match(r"call\S*\s+\S+\s+<([^>+]+)", text)
+                if m:
+                    names.add(m.group(1))
+    return names
+
+
 def mca_text(insns, start, end):
-    """The loop body as llvm-mca input, and the functions it calls.  The
-    closing jump is left out (its target is an address), every other
-    branch too (they would only add a port-6 uop), and calls: a mode
-    loop's call of the block function is counted apart (that function's
-    own loop), the rest is the mode's work around it."""
+    """The loop body as llvm-mca input, and the functions it calls: its
+    hot path, conditional branches not taken and forward jumps followed.
+    The branches themselves are left out (their targets are addresses;
+    they would only add a port-6 uop), and calls: a mode loop's call of
+    the block function is counted apart (that function's own loop), the
+    rest is the mode's work around it."""
     body, calls = [], []
-    for _, text in insns[start:end]:
-        if text.startswith("j"):
+    index = {a: i for i, (a, _) in enumerate(insns)}
+    i = start
+    while i < end:
+        text = insns[i][1]
+        i += 1
+        # The hot path: conditional branches not taken (the loops'
+        # rare cases, such as a counter carry, branch off), forward
+        # jumps followed (over those cases' code).
+        m = JCC_RE.match(text)
+        if m and m.group(1) == "jmp":
+            target = int(m.group(2), 16)
+            if target in index and index[target] > i - 1:
+                i = index[target]
+            continue
+        if text.startswith("j") or text.startswith("ret"):
             continue
         if text.startswith("call"):
             m = re.search(r"<([^>+]+)", text)
@@ -195,11 +236,24 @@ def vector_ports(ports):
 
 
 def analyse(mca, mcpu, obj, only):
+    """Rows (function, rank, address, llvm-mca figures, error) for every
+    loop, and for every loop-free function a loop calls (a straight-line
+    block core, such as the SM4-instruction ones), its whole body as
+    rank "all"."""
     rows = []
-    for name, insns in functions(obj).items():
+    funcs = functions(obj)
+    for name, insns in funcs.items():
         if only and name not in only:
             continue
-        for rank, (start, end) in enumerate(loops(insns)):
+        found = loops(insns)
+        if not found and name in called_by_loops(funcs):
+            found = [(0, len(insns))]
+            whole = True
+        else:
+            whole = False
+        for rank, (start, end) in enumerate(found):
+            if whole:
+                rank = "all"
             try:
                 text, calls = mca_text(insns, start, end)
                 res = run_mca(mca, mcpu, text)
@@ -244,7 +298,7 @@ def main():
             print("  no loop found")
             failed = 1
         for name, rank, addr, res, err in rows:
-            where = "%s loop %d (+0x%x)" % (name, rank, addr)
+            where = "%s loop %s (+0x%x)" % (name, rank, addr)
             if err:
                 print("  %-44s ERROR: %s" % (where, err))
                 failed = 1

@@ -84,6 +84,20 @@
 /* XTS: reduction 0x87 into dword 0, carry into dword 2 */
 .Lsm4_xts_poly:
 	.long 0x87, 0, 1, 0
+/* CTR (SM4_CTR_PRE_FULL): lane l + 0..3 in the low qwords; steps 2, 4 */
+.balign 64
+.Lsm4_ctr_lanes:
+	.quad 0, 0, 1, 0, 2, 0, 3, 0
+.Lsm4_ctr_step2:
+	.quad 2, 0, 2, 0
+.Lsm4_ctr_step4:
+	.quad 4, 0, 4, 0, 4, 0, 4, 0
+/* XTS: the low qword of every 128-bit lane (SM4_XTS_MUL_XK) */
+.balign 64
+.Lsm4_xts_lowq:
+	.rept 4
+	.quad -1, 0
+	.endr
 /*
  * GHASH (see "GHASH" below): the reduction constant in the high qword,
  * and the constant of H*x (the same plus the bit that x^128 leaves).
@@ -354,6 +368,43 @@
 	adc		$0, %r10
 .endm
 
+/*
+ * SM4_CTR_PRE_FULL mode, v, nunits, ub: the counter blocks of a full
+ * batch of ymm (two blocks a unit) or zmm (four) units.  When the low
+ * qword of %r10:%r11 does not carry within the batch (nearly always),
+ * vector 8 holds the native counters of a unit's lanes and each unit is
+ * vector 8 byte-swapped, then vector 8 += the blocks of a unit (vector
+ * 12): two uops a unit, none through the general registers.  Otherwise
+ * the one-block steps of sm4_pre_ctr.  Clobbers %rax, 8, 12, 14.
+ */
+.macro SM4_CTR_PRE_FULL mode, v, nunits, ub
+	mov		%r11, %rax
+	add		$((\ub/16)*\nunits), %rax
+	jc		.Lsm4_ctr_carry\@
+	vmovq		%r11, %xmm8
+	vpinsrq		$1, %r10, %xmm8, %xmm8
+.ifc \v, zmm
+	vshufi64x2	$0, %zmm8, %zmm8, %zmm8
+	vpaddq		.Lsm4_ctr_lanes(%rip), %zmm8, %zmm8
+	vmovdqu64	.Lsm4_ctr_step4(%rip), %zmm12
+.else
+	vinserti128	$1, %xmm8, %ymm8, %ymm8
+	vpaddq		.Lsm4_ctr_lanes(%rip), %ymm8, %ymm8
+	vmovdqu		.Lsm4_ctr_step2(%rip), %ymm12
+.endif
+	.irp u, 0, 1, 2, 3, 4, 5, 6, 7
+	.if \u < \nunits
+	vpshufb		.Lsm4_bswap128(%rip), %\v\()8, %\v\u
+	vpaddq		%\v\()12, %\v\()8, %\v\()8
+	.endif
+	.endr
+	mov		%rax, %r11
+	jmp		.Lsm4_ctr_done\@
+.Lsm4_ctr_carry\@:
+	SM4_FOR_UNITS	sm4_pre_ctr, \v, \nunits, \ub, 0
+.Lsm4_ctr_done\@:
+.endm
+
 .macro sm4_pre_ctr v, u, half, ub
 	SM4_CTR_NEXT	\u
 .if \half || (\ub == 16)
@@ -381,6 +432,85 @@
 	vpand		.Lsm4_xts_poly(%rip), %xmm14, %xmm14
 	vpaddq		%xmm13, %xmm13, %xmm13
 	vpxor		%xmm14, %xmm13, %xmm13
+.endm
+
+/*
+ * SM4_XTS_MUL_XK v, src, dst, k: vector \dst = vector \src * x^\k in
+ * every 128-bit lane, 0 < \k < 57: both qwords shifted left, the low
+ * one's top bits carried into the high one, and the high one's top bits
+ * (the part above x^127, under 2^\k) folded back into the low qword as
+ * their carry-less product with 0x87 = 1 + x + x^2 + x^7, which fits in
+ * it.  Independent of every other lane and unit, unlike the one-block
+ * steps of SM4_XTS_NEXT.  Clobbers 11, 14.
+ */
+.macro SM4_XTS_VXOR v, a, b, d
+.ifc \v, zmm
+	vpxorq		%zmm\a, %zmm\b, %zmm\d
+.else
+	vpxor		%\v\a, %\v\b, %\v\d
+.endif
+.endm
+
+.macro SM4_XTS_MUL_XK v, src, dst, k
+	vpsrlq		$(64 - (\k)), %\v\src, %\v\()14
+	vpsllq		$(\k), %\v\src, %\v\dst
+	vpshufd		$0x4e, %\v\()14, %\v\()14
+	SM4_XTS_VXOR	\v, 14, \dst, \dst
+.ifc \v, zmm
+	vpandq		.Lsm4_xts_lowq(%rip), %zmm14, %zmm14
+.else
+	vpand		.Lsm4_xts_lowq(%rip), %\v\()14, %\v\()14
+.endif
+	vpsllq		$1, %\v\()14, %\v\()11
+	SM4_XTS_VXOR	\v, 11, \dst, \dst
+	vpsllq		$2, %\v\()14, %\v\()11
+	SM4_XTS_VXOR	\v, 11, \dst, \dst
+	vpsllq		$7, %\v\()14, %\v\()14
+	SM4_XTS_VXOR	\v, 14, \dst, \dst
+.endm
+
+/*
+ * SM4_XTS_PRE_FULL v, nunits, ub: the XTS inputs of a full batch of
+ * ymm (two blocks a unit) or zmm (four) units.  The tweaks of unit 0,
+ * t * x^0 .. x^(b-1) (b blocks a unit), go to vector 8 one block step
+ * at a time; unit u's are vector 8 * x^(b*u) (SM4_XTS_MUL_XK, into 12),
+ * so no unit waits for the one before it; and %xmm13 moves on to
+ * t * x^(b*nunits).  Each unit := src ^ its tweaks, which wait in the
+ * frame for the output XOR.  Clobbers 8, 11, 12, 14.
+ */
+.macro SM4_XTS_PRE_FULL v, nunits, ub
+	vmovdqa		%xmm13, %xmm8
+	SM4_XTS_NEXT
+	vinserti128	$1, %xmm13, %ymm8, %ymm8
+.if \ub == 64
+	SM4_XTS_NEXT
+	vmovdqa		%xmm13, %xmm12
+	SM4_XTS_NEXT
+	vinserti128	$1, %xmm13, %ymm12, %ymm12
+	vinserti64x4	$1, %ymm12, %zmm8, %zmm8
+.endif
+	.irp u, 0, 1, 2, 3, 4, 5, 6, 7
+	.if \u < \nunits
+	.if \u == 0
+	SM4_XTS_UNIT	\v, \u, \ub, 8
+	.else
+	SM4_XTS_MUL_XK	\v, 8, 12, (\ub/16)*\u
+	SM4_XTS_UNIT	\v, \u, \ub, 12
+	.endif
+	.endif
+	.endr
+	SM4_XTS_MUL_XK	xmm, 8, 13, (\ub/16)*\nunits
+.endm
+
+/* Unit \u := src ^ the tweaks in vector \t, which go to the frame. */
+.macro SM4_XTS_UNIT v, u, ub, t
+.ifc \v, zmm
+	vpxord		(\u * \ub)(%rdx), %zmm\t, %zmm\u
+	vmovdqu32	%zmm\t, (SM4_FRAME_TWEAKS + \u * \ub)(%r9)
+.else
+	vpxor		(\u * \ub)(%rdx), %ymm\t, %ymm\u
+	vmovdqu		%ymm\t, (SM4_FRAME_TWEAKS + \u * \ub)(%r9)
+.endif
 .endm
 
 /*
@@ -450,13 +580,25 @@
 	SM4_FOR_UNITS	sm4_pre_prev, \v, 4*\sets, \ub, \partial
 .endif
 .ifc \mode, ctr
+.if \partial || (\ub == 16)
 	SM4_FOR_UNITS	sm4_pre_ctr, \v, 4*\sets, \ub, \partial
+.else
+	SM4_CTR_PRE_FULL \mode, \v, 4*\sets, \ub
+.endif
 .endif
 .ifc \mode, gcm
+.if \partial || (\ub == 16)
 	SM4_FOR_UNITS	sm4_pre_ctr, \v, 4*\sets, \ub, \partial
+.else
+	SM4_CTR_PRE_FULL \mode, \v, 4*\sets, \ub
+.endif
 .endif
 .ifc \mode, xts
+.if \partial || (\ub == 16)
 	SM4_FOR_UNITS	sm4_pre_xts, \v, 4*\sets, \ub, \partial
+.else
+	SM4_XTS_PRE_FULL \v, 4*\sets, \ub
+.endif
 .endif
 	call		sm4_core_\v\()_\sets
 .ifc \mode, cbc_dec
