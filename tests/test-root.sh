@@ -183,6 +183,12 @@ EOF_PROBE
 # initramfs must still hold every module DKMS built (install-initrd-sm4).
 PROBES=all
 [ "$DARCH" = "$(dpkg --print-architecture)" ] || PROBES=stage
+# The fault boot (the hook broken in boot 2, boot 3 must then stop in the
+# initramfs) checks the same shell logic on every architecture: on the
+# host's only.  Under emulation it is an update-initramfs and a boot,
+# about 200 core-seconds of CI's budget.
+FAULT=1
+[ "$PROBES" = all ] || FAULT=0
 # While mmdebstrap installs, update-initramfs is diverted to true (as
 # image builders do): Debian's default MODULES=most initramfs, made by the
 # kernel's postinst and again by each trigger, costs minutes under
@@ -266,6 +272,7 @@ cat >"$TREE/etc/sm4-root-test.conf" <<EOF
 ROOT_UUID=$ROOT_UUID
 BOOT_UUID=$BOOT_UUID
 KEYFILE=$KEYFILE
+FAULT=$FAULT
 EOF
 echo "sm4root UUID=$ROOT_UUID $KEYFILE luks,discard" >"$TREE/etc/crypttab"
 cat >"$TREE/etc/fstab" <<EOF
@@ -503,11 +510,24 @@ if boot_ran boot2 "$((btmo * 2))" "$rc"; then
 		"boot2: apt-get remove of the package fails while crypttab names the SM4 root"
 	expect boot2 remove-refused 1 "boot2: the package's prerm says why it refuses"
 	expect boot2 package-kept "installed $V2" "boot2: the package stays installed"
-	expect boot2 fault-hook-calls 0 "boot2: fault injected: the hook no longer adds the modules"
-	expect boot2 fault-initrd-sm4 0 "boot2: fault injected: the rebuilt initramfs holds no SM4 module"
+	if [ "$FAULT" = 1 ]; then
+		expect boot2 fault-hook-calls 0 "boot2: fault injected: the hook no longer adds the modules"
+		expect boot2 fault-initrd-sm4 0 "boot2: fault injected: the rebuilt initramfs holds no SM4 module"
+	elif [ -n "$(value boot2 fault-hook-calls)" ]; then
+		fail "boot2: the fault was injected although this run has no fault boot"
+	fi
 fi
 
 # --- the fault: the boot must fail, and say why ---------------------------
+
+if [ "$FAULT" = 0 ]; then
+	for what in "boot2: fault injected: the hook no longer adds the modules" \
+		"boot2: fault injected: the rebuilt initramfs holds no SM4 module" \
+		"boot3: without the hook's modules the boot stops"; do
+		skip "$what: the fault boot runs on x86_64 only (the same shell logic; about 200 core-seconds of CI's budget under emulation)"
+	done
+	finish
+fi
 
 fetch_initrd boot3 || fail "no /initrd.img-$KVER on the /boot disk after the fault"
 qemu_run boot3 "$btmo" "$WORK/initrd.boot3" "$ROOTARGS" "${DISKS[@]}"

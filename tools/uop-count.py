@@ -40,8 +40,9 @@ INSN_RE = re.compile(r"^\s*([0-9a-f]+):\s+(.*)$")
 JCC_RE = re.compile(r"^(j[a-z]+)\s+(?:0x)?([0-9a-f]+)\s+<([^>+]+)(\+0x[0-9a-f]+)?>")
 
 
-def find_mca():
-    for name in MCA_CANDIDATES:
+def llvm_tool(names):
+    """The first of NAMES on PATH that is LLVM 19 or later, or None."""
+    for name in names:
         path = shutil.which(name)
         if path:
             out = subprocess.run([path, "--version"], capture_output=True,
@@ -49,21 +50,23 @@ def find_mca():
             m = re.search(r"version (\d+)", out)
             if m and int(m.group(1)) >= 19:
                 return path
-    sys.exit("uop-count.py: llvm-mca 19 or later not found "
-             "(apt-get install llvm-19)")
+    return None
+
+
+def find_mca():
+    path = llvm_tool(MCA_CANDIDATES)
+    if not path:
+        sys.exit("uop-count.py: llvm-mca 19 or later not found "
+                 "(apt-get install llvm-19)")
+    return path
 
 
 def disassembler():
     """llvm-objdump 19 where there is one (it knows the SM4 and AVX10
     instructions binutils 2.40 decodes as "(bad)"), else objdump."""
-    for name in ("llvm-objdump-19", "llvm-objdump"):
-        path = shutil.which(name)
-        if path:
-            out = subprocess.run([path, "--version"], capture_output=True,
-                                 text=True).stdout
-            m = re.search(r"version (\d+)", out)
-            if m and int(m.group(1)) >= 19:
-                return [path, "-d", "--no-show-raw-insn"]
+    path = llvm_tool(("llvm-objdump-19", "llvm-objdump"))
+    if path:
+        return [path, "-d", "--no-show-raw-insn"]
     return ["objdump", "-d", "--no-show-raw-insn", "-M", "att"]
 
 
