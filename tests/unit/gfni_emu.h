@@ -20,4 +20,16 @@ extern unsigned long sm4_gfni_emu_count;
 uint8_t sm4_gfni_affine(uint64_t a, uint8_t x, uint8_t imm, bool inv);
 void sm4_gfni_tables_init(void);
 
+/*
+ * Whether the VEX GFNI code (GF2P8AFFINE on xmm/ymm with AVX2) can run
+ * here: natively, or with GFNI emulated.
+ */
+static inline bool sm4_gfni_vex_usable(void)
+{
+	__builtin_cpu_init();
+	if (!__builtin_cpu_supports("avx2"))
+		return false;
+	return __builtin_cpu_supports("gfni") || sm4_gfni_emu_active;
+}
+
 #endif

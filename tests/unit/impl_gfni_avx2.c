@@ -16,21 +16,13 @@ SM4_TEST_X86_EXPANDKEY(sm4_gfni_avx2_expandkey, sm4_gfni_avx2_expand_key);
 SM4_DEFINE_CBCMAC_OPS(sm4_gfni_avx2_mac_ops, sm4_gfni_avx2);
 SM4_DEFINE_GCM_OPS(sm4_gfni_avx2_gcm_ops, sm4_gfni_avx2);
 
-static bool gfni_avx2_available(void)
-{
-	__builtin_cpu_init();
-	if (!__builtin_cpu_supports("avx2"))
-		return false;
-	return __builtin_cpu_supports("gfni") || sm4_gfni_emu_active;
-}
-
 static struct sm4_test_impl gfni_avx2_impl = {
 	.name = "gfni-avx2",
 	.ops = &sm4_gfni_avx2_ops,
 	.mac_ops = &sm4_gfni_avx2_mac_ops,
 	.gcm = &sm4_gfni_avx2_gcm_ops,
 	.expandkey = sm4_gfni_avx2_expandkey,
-	.available = gfni_avx2_available,
+	.available = sm4_gfni_vex_usable,
 	.width = 16,
 	.uses = SM4_TEST_USES_GFNI,
 };

@@ -16,18 +16,10 @@
 
 SM4_DEFINE_MODE_OPS(sm4_gfni_avx512_ymm_ops, sm4_gfni_avx512_ymm);
 
-static bool gfni_avx512_ymm_available(void)
-{
-	__builtin_cpu_init();
-	if (!__builtin_cpu_supports("avx2"))
-		return false;
-	return __builtin_cpu_supports("gfni") || sm4_gfni_emu_active;
-}
-
 static struct sm4_test_impl gfni_avx512_ymm_impl = {
 	.name = "gfni-avx512-ymm",
 	.ops = &sm4_gfni_avx512_ymm_ops,
-	.available = gfni_avx512_ymm_available,
+	.available = sm4_gfni_vex_usable,
 	.width = 16,
 	.uses = SM4_TEST_USES_GFNI,
 };
