@@ -501,7 +501,11 @@ fi
 
 qemu_run boot2 "$((btmo * 2))" "$WORK/initrd.boot2" "$ROOTARGS" "${DISKS[@]}"
 rc=$?
-took "boot 2: the upgraded modules; removal refused; the fault injected"
+if [ "$FAULT" = 1 ]; then
+	took "boot 2: the upgraded modules; removal refused; the fault injected"
+else
+	took "boot 2: the upgraded modules; removal refused"
+fi
 if boot_ran boot2 "$((btmo * 2))" "$rc"; then
 	common_checks boot2 "$V2"
 	expect boot2 token-read "${token:-none}" \
