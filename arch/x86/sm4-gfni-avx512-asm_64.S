@@ -78,9 +78,6 @@
 
 .section .rodata, "a"
 .align 64
-/* Counter increments 0..3 in the low qword of each lane. */
-.Lctr_inc0:
-	.quad 0, 0, 1, 0, 2, 0, 3, 0
 /* XTS: per-lane shifts to multiply a tweak by x^0, x^1, x^2, x^3. */
 .Lxts_shl:
 	.quad 0, 0, 1, 1, 2, 2, 3, 3
@@ -104,9 +101,11 @@
 	.quad 64, 0, 64, 0, 64, 0, 64, 0
 /*
  * CTR without carries: the increments of the 64 blocks of a full64
- * batch, lane l of register j getting 4 * j + l in its low qword.
+ * batch, lane l of register j getting 4 * j + l in its low qword.  Its
+ * first 64 bytes are the increments 0..3 of every batch (.Lctr_inc0).
  */
 .Lctr_inc64:
+.Lctr_inc0:
 	.irp j, 0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15
 	.quad 4 * \j, 0, 4 * \j + 1, 0, 4 * \j + 2, 0, 4 * \j + 3, 0
 	.endr
