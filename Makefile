@@ -20,7 +20,8 @@ modules modules_install: check-kdir
 clean:
 	find lib crypto arch \( -name '*.o' -o -name '.*.cmd' -o -name '*.o.d' \
 		-o -name '.*.o.d' \) -delete
-	rm -f *.ko *.mod *.mod.c *.o .*.cmd Module.symvers modules.order
+	rm -f *.ko *.mod *.mod.c *.o .*.cmd Module.symvers modules.order \
+		arch/x86/sm4_x86_glue_*.c
 
 install: modules_install
 	depmod -a $(KVER)

@@ -4,14 +4,15 @@
  * the scatterlist walks, SIMD sections and fallback around the linear
  * GCM code of crypto/sm4_gcm.c.
  *
- * Encryption is one pass: each piece of text is encrypted and its
- * ciphertext hashed (fused by the driver's enc function).  Decryption is
- * two: GHASH over the ciphertext in src and the tag check first, then,
- * only if the tag matched, CTR decryption into dst; a request failing
- * with -EBADMSG has written nothing to dst.
+ * Encryption is one pass after the associated data: each piece of text
+ * is encrypted and its ciphertext hashed (fused by the driver's enc
+ * function).  Decryption is two: GHASH over the associated data and the
+ * ciphertext in src and the tag check first, then, only if the tag
+ * matched, CTR decryption into dst; a request failing with -EBADMSG has
+ * written nothing to dst.
  */
 
-#include <linux/module.h>
+#include <linux/atomic.h>
 #include <linux/errno.h>
 #include <linux/string.h>
 #include <crypto/algapi.h>
@@ -19,54 +20,58 @@
 #include <crypto/internal/skcipher.h>
 #include <crypto/scatterwalk.h>
 #include <sm4/compat.h>
-#include <sm4/glue.h>
+#include <sm4/core.h>
+
+/*
+ * The key's table of H powers in the driver's layout: none (requests
+ * hash with the portable GHASH until one makes it), being made by one
+ * request (the others hash with the portable GHASH meanwhile), ready
+ * (read by every request that runs the driver's GHASH).
+ */
+enum {
+	SM4_GCM_TABLE_NONE,
+	SM4_GCM_TABLE_BUILDING,
+	SM4_GCM_TABLE_READY,
+};
 
 struct sm4_gcm_ctx {
 	struct sm4_ctx key;
-	u8 h[SM4_BLOCK_SIZE];		/* the portable GHASH's table */
-	bool table_ok;			/* table made by the driver's init */
-	u8 table[SM4_GCM_TABLE_SIZE];
+	u8 h[SM4_BLOCK_SIZE];		/* H, the portable GHASH's table */
+	atomic_t table_state;		/* SM4_GCM_TABLE_* */
+	u8 table[SM4_GCM_TABLE_SIZE];	/* written only by its builder */
 };
 
-/* What one request runs on. */
-struct sm4_gcm_sel {
-	const struct sm4_mode_ops *ops;
-	const struct sm4_gcm_ops *gops;
-	bool simd;
-};
-
-static const struct sm4_skcipher_driver *sm4_gcm_drv(struct crypto_aead *tfm)
+static const struct sm4_driver *sm4_gcm_drv(struct crypto_aead *tfm)
 {
-	return container_of(crypto_aead_alg(tfm), struct sm4_skcipher_driver,
-			    gcm_alg);
+	return container_of(crypto_aead_alg(tfm), struct sm4_driver, gcm_alg);
 }
 
 static int sm4_gcm_setkey(struct crypto_aead *tfm, const u8 *key,
 			  unsigned int key_len)
 {
-	const struct sm4_skcipher_driver *drv = sm4_gcm_drv(tfm);
+	struct sm4_impl impl = sm4_impl_of(sm4_gcm_drv(tfm), SM4_IMPL_WIDE);
 	struct sm4_gcm_ctx *ctx = crypto_aead_ctx(tfm);
 	int err;
 
-	err = sm4_glue_expandkey(drv, &ctx->key, key, key_len);
+	err = sm4_impl_expandkey(&impl, &ctx->key, key, key_len);
 	if (err)
 		return err;
+	/* No request runs beside a setkey: plain stores are enough. */
+	atomic_set(&ctx->table_state, SM4_GCM_TABLE_NONE);
 	/*
-	 * Without SIMD now, requests will use the portable GHASH, and H
-	 * comes from the portable code; with it, H = E_K(0) is the
-	 * driver's ecb (the ops its requests use) in the same SIMD section
-	 * as its table.
+	 * H = E_K(0) with the ecb the requests use, and with SIMD the
+	 * table in the same section; without SIMD the first request that
+	 * has it makes the table, and the previous key's is wiped now.
 	 */
-	ctx->table_ok = crypto_simd_usable();
-	if (ctx->table_ok) {
-		sm4_simd_begin();
-		sm4_gcm_hash_subkey(drv->ops, ctx->key.rkey_enc, ctx->h);
-		drv->gcm->init(ctx->table, ctx->h);
-		sm4_simd_end();
-	} else {
-		sm4_gcm_hash_subkey(&sm4_generic_mode_ops, ctx->key.rkey_enc,
-				    ctx->h);
+	sm4_impl_begin(&impl);
+	sm4_gcm_hash_subkey(impl.ops, ctx->key.rkey_enc, ctx->h);
+	if (impl.gcm->init) {
+		impl.gcm->init(ctx->table, ctx->h);
+		atomic_set(&ctx->table_state, SM4_GCM_TABLE_READY);
 	}
+	sm4_impl_end(&impl);
+	if (!impl.gcm->init)
+		memzero_explicit(ctx->table, sizeof(ctx->table));
 	return 0;
 }
 
@@ -75,74 +80,86 @@ static int sm4_gcm_setauthsize(struct crypto_aead *tfm, unsigned int authsize)
 	return sm4_gcm_authsize_ok(authsize) ? 0 : -EINVAL;
 }
 
-static void sm4_gcm_select(const struct sm4_skcipher_driver *drv,
-			   const struct sm4_gcm_ctx *ctx, unsigned int len,
-			   struct sm4_gcm_sel *sel, struct sm4_ghash *gh)
+/*
+ * Whether @ctx's table is ready for the driver's GHASH @gops, making it
+ * now (inside a section of @impl) if no request has yet: the one request
+ * that claims it writes the table, and publishes it with a release that
+ * pairs with the acquire of every reader, so no request reads the table
+ * while it is written; a request that finds it being made does not wait
+ * and hashes with the portable GHASH (constant time, as the driver's).
+ */
+static bool sm4_gcm_table_ready(struct sm4_gcm_ctx *ctx,
+				const struct sm4_impl *impl)
 {
-	sel->ops = sm4_glue_ops(drv, len, &sel->simd);
-	if (sel->simd && ctx->table_ok) {
-		sel->ops = drv->ops;
-		sel->gops = drv->gcm;
-		sm4_ghash_start(gh, ctx->table);
-	} else {
-		sel->simd = false;
-		sel->ops = &sm4_generic_mode_ops;
-		sel->gops = &sm4_gcm_generic_ops;
-		sm4_ghash_start(gh, ctx->h);
-	}
-}
-
-static void sm4_gcm_begin(const struct sm4_gcm_sel *sel)
-{
-	if (sel->simd)
-		sm4_simd_begin();
-}
-
-static void sm4_gcm_end(const struct sm4_gcm_sel *sel)
-{
-	if (sel->simd)
-		sm4_simd_end();
+	if (atomic_read_acquire(&ctx->table_state) == SM4_GCM_TABLE_READY)
+		return true;
+	if (atomic_cmpxchg(&ctx->table_state, SM4_GCM_TABLE_NONE,
+			   SM4_GCM_TABLE_BUILDING) != SM4_GCM_TABLE_NONE)
+		return false;
+	sm4_impl_begin(impl);
+	impl->gcm->init(ctx->table, ctx->h);
+	sm4_impl_end(impl);
+	atomic_set_release(&ctx->table_state, SM4_GCM_TABLE_READY);
+	return true;
 }
 
 /*
- * Hash the @len bytes of @sg from @offset as one GHASH stream (padded at
- * its end), copied through a stack buffer, with at most SM4_SIMD_CHUNK
- * bytes per SIMD section.  A stream starts on a block boundary, so an
- * empty one hashes nothing.
+ * What a request runs on, and its GHASH started: the driver's CTR and
+ * GHASH over the table where SIMD is usable, its CTR and the portable
+ * GHASH while another request makes the table, the portable code
+ * otherwise.
  */
-static void sm4_gcm_hash_sg(const struct sm4_gcm_sel *sel,
-			    struct sm4_ghash *gh, struct scatterlist *sg,
-			    unsigned int offset, unsigned int len)
+static struct sm4_impl sm4_gcm_start(struct crypto_aead *tfm,
+				     struct sm4_ghash *gh)
 {
-	u8 buf[256];
-	unsigned int in_section = 0;
+	struct sm4_impl impl = sm4_impl_of(sm4_gcm_drv(tfm), SM4_IMPL_WIDE);
+	struct sm4_gcm_ctx *ctx = crypto_aead_ctx(tfm);
 
-	if (!len)
-		return;
-	while (len) {
-		unsigned int n = min_t(unsigned int, len, sizeof(buf));
-
-		scatterwalk_map_and_copy(buf, sg, offset, n, 0);
-		if (!in_section)
-			sm4_gcm_begin(sel);
-		sm4_ghash_update(sel->gops, gh, buf, n);
-		in_section += n;
-		offset += n;
-		len -= n;
-		if (len && in_section >= SM4_SIMD_CHUNK) {
-			sm4_gcm_end(sel);
-			in_section = 0;
-		}
+	if (impl.gcm->init && sm4_gcm_table_ready(ctx, &impl)) {
+		sm4_ghash_start(gh, ctx->table);
+	} else {
+		impl.gcm = &sm4_gcm_generic_ops;
+		sm4_ghash_start(gh, ctx->h);
 	}
-	sm4_ghash_pad(sel->gops, gh);
-	sm4_gcm_end(sel);
+	return impl;
+}
+
+struct sm4_gcm_hash {
+	const struct sm4_gcm_ops *gops;
+	struct sm4_ghash *gh;
+};
+
+static void sm4_gcm_hash_piece(void *arg, const u8 *data, unsigned int n)
+{
+	struct sm4_gcm_hash *h = arg;
+
+	sm4_ghash_update(h->gops, h->gh, data, n);
+}
+
+/*
+ * Hash the @len bytes of @sg from @pos as one GHASH stream, padded at its
+ * end.  A stream starts on a block boundary, so an empty one hashes
+ * nothing.
+ */
+static void sm4_gcm_hash_sg(const struct sm4_impl *impl, struct sm4_ghash *gh,
+			    struct scatterlist *sg, unsigned int pos,
+			    unsigned int len)
+{
+	struct sm4_gcm_hash h = { .gops = impl->gcm, .gh = gh };
+
+	sm4_impl_sg(impl, sg, pos, len, sm4_gcm_hash_piece, &h);
+	if (!gh->buflen)
+		return;
+	sm4_impl_begin(impl);
+	sm4_ghash_pad(impl->gcm, gh);
+	sm4_impl_end(impl);
 }
 
 /*
  * The text of a request through @walk: CTR encryption with hashing
  * (@enc) or CTR decryption alone, from the counter @ctr.
  */
-static int sm4_gcm_walk(const struct sm4_gcm_sel *sel,
+static int sm4_gcm_walk(const struct sm4_impl *impl,
 			const struct sm4_gcm_ctx *ctx, struct sm4_ghash *gh,
 			struct skcipher_walk *walk, u8 *ctr, bool enc, int err)
 {
@@ -164,15 +181,15 @@ static int sm4_gcm_walk(const struct sm4_gcm_sel *sel,
 			unsigned int n = min_t(unsigned int, todo,
 					       SM4_SIMD_CHUNK);
 
-			sm4_gcm_begin(sel);
+			sm4_impl_begin(impl);
 			if (enc)
-				sm4_gcm_encrypt_piece(sel->ops, sel->gops,
+				sm4_gcm_encrypt_piece(impl->ops, impl->gcm,
 						      ctx->key.rkey_enc, gh,
 						      dst, src, n, ctr);
 			else
-				sm4_mode_ctr_crypt(sel->ops, ctx->key.rkey_enc,
+				sm4_mode_ctr_crypt(impl->ops, ctx->key.rkey_enc,
 						   dst, src, n, ctr);
-			sm4_gcm_end(sel);
+			sm4_impl_end(impl);
 			src += n;
 			dst += n;
 			todo -= n;
@@ -182,15 +199,15 @@ static int sm4_gcm_walk(const struct sm4_gcm_sel *sel,
 	return err;
 }
 
-static void sm4_gcm_final(const struct sm4_gcm_sel *sel,
+static void sm4_gcm_final(const struct sm4_impl *impl,
 			  const struct sm4_gcm_ctx *ctx, struct sm4_ghash *gh,
 			  const u8 *iv, unsigned int assoclen,
 			  unsigned int cryptlen, u8 *tag)
 {
-	sm4_gcm_begin(sel);
-	sm4_gcm_tag(sel->ops, sel->gops, ctx->key.rkey_enc, gh, iv, assoclen,
+	sm4_impl_begin(impl);
+	sm4_gcm_tag(impl->ops, impl->gcm, ctx->key.rkey_enc, gh, iv, assoclen,
 		    cryptlen, tag);
-	sm4_gcm_end(sel);
+	sm4_impl_end(impl);
 }
 
 static int sm4_gcm_encrypt(struct aead_request *req)
@@ -200,18 +217,22 @@ static int sm4_gcm_encrypt(struct aead_request *req)
 	unsigned int authsize = crypto_aead_authsize(tfm);
 	u8 ctr[SM4_BLOCK_SIZE], tag[SM4_GCM_MAX_AUTHSIZE];
 	struct skcipher_walk walk;
-	struct sm4_gcm_sel sel;
 	struct sm4_ghash gh;
+	struct sm4_impl impl;
 	int err;
 
-	err = skcipher_walk_aead_encrypt(&walk, req, false);
-	sm4_gcm_select(sm4_gcm_drv(tfm), ctx, req->assoclen + req->cryptlen,
-		       &sel, &gh);
-	sm4_gcm_hash_sg(&sel, &gh, req->src, 0, req->assoclen);
+	/*
+	 * The associated data before the walk of the text starts: its
+	 * first step maps a page (with kmap_atomic() on 6.1), which the
+	 * hash must not run under.
+	 */
+	impl = sm4_gcm_start(tfm, &gh);
+	sm4_gcm_hash_sg(&impl, &gh, req->src, 0, req->assoclen);
 	sm4_gcm_first_ctr(ctr, req->iv);
-	err = sm4_gcm_walk(&sel, ctx, &gh, &walk, ctr, true, err);
+	err = skcipher_walk_aead_encrypt(&walk, req, false);
+	err = sm4_gcm_walk(&impl, ctx, &gh, &walk, ctr, true, err);
 	if (!err) {
-		sm4_gcm_final(&sel, ctx, &gh, req->iv, req->assoclen,
+		sm4_gcm_final(&impl, ctx, &gh, req->iv, req->assoclen,
 			      req->cryptlen, tag);
 		scatterwalk_map_and_copy(tag, req->dst,
 					 req->assoclen + req->cryptlen,
@@ -232,8 +253,8 @@ static int sm4_gcm_decrypt(struct aead_request *req)
 	u8 want[SM4_GCM_MAX_AUTHSIZE];
 	struct skcipher_walk walk;
 	unsigned int cryptlen;
-	struct sm4_gcm_sel sel;
 	struct sm4_ghash gh;
+	struct sm4_impl impl;
 	int err;
 
 	if (req->cryptlen < authsize)
@@ -241,11 +262,10 @@ static int sm4_gcm_decrypt(struct aead_request *req)
 	cryptlen = req->cryptlen - authsize;
 
 	/* Verify first: AAD and ciphertext are both read from src. */
-	sm4_gcm_select(sm4_gcm_drv(tfm), ctx, req->assoclen + cryptlen,
-		       &sel, &gh);
-	sm4_gcm_hash_sg(&sel, &gh, req->src, 0, req->assoclen);
-	sm4_gcm_hash_sg(&sel, &gh, req->src, req->assoclen, cryptlen);
-	sm4_gcm_final(&sel, ctx, &gh, req->iv, req->assoclen, cryptlen, tag);
+	impl = sm4_gcm_start(tfm, &gh);
+	sm4_gcm_hash_sg(&impl, &gh, req->src, 0, req->assoclen);
+	sm4_gcm_hash_sg(&impl, &gh, req->src, req->assoclen, cryptlen);
+	sm4_gcm_final(&impl, ctx, &gh, req->iv, req->assoclen, cryptlen, tag);
 	scatterwalk_map_and_copy(want, req->src, req->assoclen + cryptlen,
 				 authsize, 0);
 	if (crypto_memneq(tag, want, authsize)) {
@@ -255,7 +275,7 @@ static int sm4_gcm_decrypt(struct aead_request *req)
 
 	err = skcipher_walk_aead_decrypt(&walk, req, false);
 	sm4_gcm_first_ctr(ctr, req->iv);
-	err = sm4_gcm_walk(&sel, ctx, &gh, &walk, ctr, false, err);
+	err = sm4_gcm_walk(&impl, ctx, &gh, &walk, ctr, false, err);
 out:
 	memzero_explicit(&gh, sizeof(gh));
 	memzero_explicit(ctr, sizeof(ctr));
@@ -263,16 +283,18 @@ out:
 	return err;
 }
 
-int sm4_gcm_register(struct sm4_skcipher_driver *drv)
+int sm4_gcm_register(struct sm4_driver *drv)
 {
 	struct aead_alg *alg = &drv->gcm_alg;
 	int err;
 
+	if (!drv->gcm)
+		return 0;
 	memset(alg, 0, sizeof(*alg));
 	strscpy(alg->base.cra_name, "gcm(sm4)", sizeof(alg->base.cra_name));
 	/* Above the gcm template over this driver's ctr(sm4). */
-	sm4_glue_fill_base(&alg->base, drv, "gcm", drv->priority + 1, 1,
-			   sizeof(struct sm4_gcm_ctx));
+	sm4_fill_base(&alg->base, drv, "gcm", drv->priority + 1, 1,
+		      sizeof(struct sm4_gcm_ctx));
 	alg->ivsize = SM4_GCM_IV_SIZE;
 	alg->maxauthsize = SM4_GCM_MAX_AUTHSIZE;
 	alg->chunksize = SM4_BLOCK_SIZE;
@@ -282,16 +304,13 @@ int sm4_gcm_register(struct sm4_skcipher_driver *drv)
 	alg->decrypt = sm4_gcm_decrypt;
 
 	err = crypto_register_aead(alg);
-	if (err) {
-		pr_err("sm4: registering %s failed: %d\n",
-		       alg->base.cra_driver_name, err);
-		return err;
-	}
+	if (err)
+		return sm4_register_failed(&alg->base, err);
 	drv->gcm_registered = true;
 	return 0;
 }
 
-void sm4_gcm_unregister(struct sm4_skcipher_driver *drv)
+void sm4_gcm_unregister(struct sm4_driver *drv)
 {
 	if (!drv->gcm_registered)
 		return;

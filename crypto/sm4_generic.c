@@ -1,20 +1,49 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * sm4-generic: the portable SM4 cipher for the crypto API.
+ * sm4_generic: the portable SM4 cipher for the crypto API, and the glue
+ * every driver of this project registers through.
  *
- * Registers the single-block cipher "sm4" (driver "sm4-generic"), which
- * the kernel's ecb/cbc/ctr/xts templates build on, through the shared
- * glue; on kernels without the cfb template it also registers cfb(sm4).
- * This module also carries the mode code and the glue that the
- * accelerated drivers use (crypto/sm4_modes.c, crypto/sm4_glue.c).
+ * sm4_driver_register() is the one place where a driver's algorithm
+ * families are registered (include/sm4/glue.h); the families are in
+ * crypto/sm4_glue.c (skciphers, the cipher), sm4_aead_glue.c (gcm) and
+ * sm4_mac_glue.c (the MACs, ccm), on the core of sm4_core.c.  This
+ * module's own driver is the single-block cipher "sm4" (driver
+ * "sm4-generic"), which the kernel's ecb/cbc/ctr/xts templates build on,
+ * and on kernels without the cfb template cfb(sm4).
  */
 
 #include <linux/module.h>
 #include <linux/init.h>
 #include <sm4/compat.h>
-#include <sm4/glue.h>
+#include <sm4/core.h>
 
-static struct sm4_skcipher_driver sm4_generic_driver = {
+int sm4_driver_register(struct sm4_driver *drv)
+{
+	int err;
+
+	err = sm4_cipher_register(drv);
+	if (!err)
+		err = sm4_skciphers_register(drv);
+	if (!err)
+		err = sm4_gcm_register(drv);
+	if (!err)
+		err = sm4_mac_register(drv);
+	if (err)
+		sm4_driver_unregister(drv);
+	return err;
+}
+SM4_EXPORT_SYMBOL_NS_GPL(sm4_driver_register);
+
+void sm4_driver_unregister(struct sm4_driver *drv)
+{
+	sm4_mac_unregister(drv);
+	sm4_gcm_unregister(drv);
+	sm4_skciphers_unregister(drv);
+	sm4_cipher_unregister(drv);
+}
+SM4_EXPORT_SYMBOL_NS_GPL(sm4_driver_unregister);
+
+static struct sm4_driver sm4_generic_driver = {
 	.name		= "generic",
 	.priority	= 100,
 	.owner		= THIS_MODULE,
@@ -25,12 +54,12 @@ static struct sm4_skcipher_driver sm4_generic_driver = {
 
 static int __init sm4_generic_init(void)
 {
-	return sm4_skcipher_register(&sm4_generic_driver);
+	return sm4_driver_register(&sm4_generic_driver);
 }
 
 static void __exit sm4_generic_exit(void)
 {
-	sm4_skcipher_unregister(&sm4_generic_driver);
+	sm4_driver_unregister(&sm4_generic_driver);
 }
 
 module_init(sm4_generic_init);

@@ -1,22 +1,21 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * The glue shared by every SM4 driver: one implementation of
+ * The skcipher and cipher families of the glue: one implementation of
  * ecb/cbc/cfb/ctr/xts(sm4) and cts(cbc(sm4)) request handling and of the
  * single-block cipher, parameterised by a driver's bulk functions (see
- * include/sm4/glue.h); gcm(sm4) is in sm4_aead_glue.c, the MACs and
- * ccm(sm4) in sm4_mac_glue.c.
+ * include/sm4/glue.h), on the core of crypto/sm4_core.c.
  */
 
 #include <linux/module.h>
-#include <linux/export.h>
 #include <linux/errno.h>
 #include <linux/string.h>
 #include <crypto/algapi.h>
+#include <crypto/internal/cipher.h>
 #include <crypto/internal/skcipher.h>
 #include <crypto/scatterwalk.h>
 #include <crypto/xts.h>
 #include <sm4/compat.h>
-#include <sm4/glue.h>
+#include <sm4/core.h>
 
 struct sm4_xts_ctx {
 	struct sm4_ctx data;
@@ -39,65 +38,13 @@ sm4_skcipher_alg_of(struct crypto_skcipher *tfm)
 			    struct sm4_skcipher_alg, alg);
 }
 
-/*
- * A fault for the test suite only (built with
- * KCFLAGS=-DSM4_TEST_SILENT_FALLBACK by tests/guest/run-guest.sh
- * --silent-fallback): every skcipher request of a SIMD driver in the
- * portable code, results still correct, as a driver that silently lost
- * its assembly would run.  The suite's entry counts must catch it.
- */
-#ifdef SM4_TEST_SILENT_FALLBACK
-#define SM4_SILENT_FALLBACK	true
-#else
-#define SM4_SILENT_FALLBACK	false
-#endif
-
-/*
- * The bulk functions to use for a request of @len bytes in this context,
- * and whether SIMD is on: a SIMD driver's own code at every length
- * whenever SIMD is usable (its small_ops below its small_below), so that
- * no request, however short, runs the table S-box of the portable code;
- * the portable code only when SIMD is not usable in this context.
- */
-const struct sm4_mode_ops *
-sm4_glue_ops(const struct sm4_skcipher_driver *drv, unsigned int len,
-	     bool *simd)
+/* A key of @drv, expanded with its own code where SIMD is usable. */
+static int sm4_glue_expandkey(const struct sm4_driver *drv, struct sm4_ctx *ctx,
+			      const u8 *key, unsigned int key_len)
 {
-	*simd = false;
-	if (!drv->uses_simd)
-		return drv->small_ops && len < drv->small_below ?
-		       drv->small_ops : drv->ops;
-	if (!crypto_simd_usable() || SM4_SILENT_FALLBACK)
-		return &sm4_generic_mode_ops;
-	*simd = true;
-	if (drv->small_ops && len < drv->small_below)
-		return drv->small_ops;
-	return drv->ops;
-}
+	struct sm4_impl impl = sm4_impl_of(drv, SM4_IMPL_WIDE);
 
-int sm4_simd_expandkey(int (*expandkey)(struct sm4_ctx *ctx, const u8 *key,
-					unsigned int key_len),
-		       bool uses_simd, struct sm4_ctx *ctx, const u8 *key,
-		       unsigned int key_len)
-{
-	int err;
-
-	if (key_len != SM4_KEY_SIZE)
-		return -EINVAL;
-	if (!expandkey || !uses_simd || !crypto_simd_usable())
-		return sm4_expandkey(ctx, key, key_len);
-
-	sm4_simd_begin();
-	err = expandkey(ctx, key, key_len);
-	sm4_simd_end();
-	return err;
-}
-
-int sm4_glue_expandkey(const struct sm4_skcipher_driver *drv,
-		       struct sm4_ctx *ctx, const u8 *key, unsigned int key_len)
-{
-	return sm4_simd_expandkey(drv->expandkey, drv->uses_simd, ctx, key,
-				  key_len);
+	return sm4_impl_expandkey(&impl, ctx, key, key_len);
 }
 
 static int sm4_skcipher_setkey(struct crypto_skcipher *tfm, const u8 *key,
@@ -110,7 +57,7 @@ static int sm4_skcipher_setkey(struct crypto_skcipher *tfm, const u8 *key,
 static int sm4_xts_setkey(struct crypto_skcipher *tfm, const u8 *key,
 			  unsigned int key_len)
 {
-	const struct sm4_skcipher_driver *drv = sm4_skcipher_alg_of(tfm)->drv;
+	const struct sm4_driver *drv = sm4_skcipher_alg_of(tfm)->drv;
 	struct sm4_xts_ctx *ctx = crypto_skcipher_ctx(tfm);
 	int err;
 
@@ -128,7 +75,7 @@ static int sm4_xts_setkey(struct crypto_skcipher *tfm, const u8 *key,
 
 /* One piece of a request, in a single mode and direction. */
 struct sm4_glue_job {
-	const struct sm4_mode_ops *ops;
+	struct sm4_impl impl;
 	enum sm4_mode mode;
 	bool enc;
 	const u32 *rk;		/* the schedule this mode and direction use */
@@ -142,7 +89,7 @@ struct sm4_glue_job {
 static void sm4_glue_process(const struct sm4_glue_job *job, u8 *dst,
 			     const u8 *src, unsigned int len)
 {
-	const struct sm4_mode_ops *ops = job->ops;
+	const struct sm4_mode_ops *ops = job->impl.ops;
 	unsigned int nblocks = len / SM4_BLOCK_SIZE;
 
 	switch (job->mode) {
@@ -175,7 +122,7 @@ static void sm4_glue_process(const struct sm4_glue_job *job, u8 *dst,
  * walk's own IV buffer (the request's IV) is used.
  */
 static int sm4_glue_walk(struct skcipher_request *req,
-			 struct sm4_glue_job *job, bool simd)
+			 struct sm4_glue_job *job)
 {
 	bool stream = job->mode == SM4_MODE_CFB || job->mode == SM4_MODE_CTR;
 	bool own_iv = job->iv != NULL;
@@ -203,11 +150,9 @@ static int sm4_glue_walk(struct skcipher_request *req,
 			unsigned int n = min_t(unsigned int, todo,
 					       SM4_SIMD_CHUNK);
 
-			if (simd)
-				sm4_simd_begin();
+			sm4_impl_begin(&job->impl);
 			sm4_glue_process(job, dst, src, n);
-			if (simd)
-				sm4_simd_end();
+			sm4_impl_end(&job->impl);
 			src += n;
 			dst += n;
 			todo -= n;
@@ -222,8 +167,7 @@ static int sm4_glue_walk(struct skcipher_request *req,
  * a subrequest chaining through req->iv.
  */
 static int sm4_glue_walk_head(struct skcipher_request *req,
-			      struct sm4_glue_job *job, unsigned int len,
-			      bool simd)
+			      struct sm4_glue_job *job, unsigned int len)
 {
 	struct skcipher_request subreq;
 
@@ -231,7 +175,7 @@ static int sm4_glue_walk_head(struct skcipher_request *req,
 	skcipher_request_set_callback(&subreq, skcipher_request_flags(req),
 				      NULL, NULL);
 	skcipher_request_set_crypt(&subreq, req->src, req->dst, len, req->iv);
-	return sm4_glue_walk(&subreq, job, simd);
+	return sm4_glue_walk(&subreq, job);
 }
 
 static int sm4_skcipher_crypt(struct skcipher_request *req, bool enc)
@@ -240,12 +184,10 @@ static int sm4_skcipher_crypt(struct skcipher_request *req, bool enc)
 	const struct sm4_skcipher_alg *salg = sm4_skcipher_alg_of(tfm);
 	const struct sm4_ctx *ctx = crypto_skcipher_ctx(tfm);
 	struct sm4_glue_job job = {
+		.impl = sm4_impl_of(salg->drv, req->cryptlen),
 		.mode = salg->mode,
 		.enc = enc,
 	};
-	bool simd;
-
-	job.ops = sm4_glue_ops(salg->drv, req->cryptlen, &simd);
 
 	switch (salg->mode) {
 	case SM4_MODE_ECB:
@@ -259,7 +201,7 @@ static int sm4_skcipher_crypt(struct skcipher_request *req, bool enc)
 		job.rk = ctx->rkey_enc;
 		break;
 	}
-	return sm4_glue_walk(req, &job, simd);
+	return sm4_glue_walk(req, &job);
 }
 
 static int sm4_xts_crypt(struct skcipher_request *req, bool enc)
@@ -278,36 +220,31 @@ static int sm4_xts_crypt(struct skcipher_request *req, bool enc)
 		.iv = tweak,
 	};
 	int err = 0;
-	bool simd;
 
 	if (req->cryptlen < SM4_BLOCK_SIZE)
 		return -EINVAL;
-	job.ops = sm4_glue_ops(salg->drv, req->cryptlen, &simd);
+	job.impl = sm4_impl_of(salg->drv, req->cryptlen);
 
 	/* The tweak is the IV encrypted with the second key. */
-	if (simd)
-		sm4_simd_begin();
-	job.ops->ecb(ctx->tweak.rkey_enc, tweak, req->iv, 1);
-	if (simd)
-		sm4_simd_end();
+	sm4_impl_begin(&job.impl);
+	job.impl.ops->ecb(ctx->tweak.rkey_enc, tweak, req->iv, 1);
+	sm4_impl_end(&job.impl);
 
 	/* With a tail, the last full block goes with it (stealing). */
 	if (tail)
 		bulk_len -= SM4_BLOCK_SIZE + tail;
 
 	if (bulk_len)
-		err = sm4_glue_walk_head(req, &job, bulk_len, simd);
+		err = sm4_glue_walk_head(req, &job, bulk_len);
 
 	if (!err && tail) {
 		unsigned int len = SM4_BLOCK_SIZE + tail;
 
 		scatterwalk_map_and_copy(buf, req->src, bulk_len, len, 0);
-		if (simd)
-			sm4_simd_begin();
+		sm4_impl_begin(&job.impl);
 		(enc ? sm4_mode_xts_encrypt : sm4_mode_xts_decrypt)
-			(job.ops, job.rk, buf, buf, len, tweak);
-		if (simd)
-			sm4_simd_end();
+			(job.impl.ops, job.rk, buf, buf, len, tweak);
+		sm4_impl_end(&job.impl);
 		scatterwalk_map_and_copy(buf, req->dst, bulk_len, len, 1);
 		memzero_explicit(buf, sizeof(buf));
 	}
@@ -329,16 +266,15 @@ static int sm4_cts_crypt(struct skcipher_request *req, bool enc)
 	unsigned int last, bulk_len;
 	u8 buf[2 * SM4_BLOCK_SIZE];
 	struct sm4_glue_job job = {
+		.impl = sm4_impl_of(salg->drv, len),
 		.mode = SM4_MODE_CBC,
 		.enc = enc,
 		.rk = enc ? ctx->rkey_enc : ctx->rkey_dec,
 	};
-	int err = 0;
-	bool simd;
+	int err;
 
 	if (len < SM4_BLOCK_SIZE)
 		return -EINVAL;
-	job.ops = sm4_glue_ops(salg->drv, len, &simd);
 
 	/* The final 1..16 bytes and the full block before them. */
 	last = len == SM4_BLOCK_SIZE ? SM4_BLOCK_SIZE :
@@ -347,18 +283,16 @@ static int sm4_cts_crypt(struct skcipher_request *req, bool enc)
 	bulk_len = len - last;
 
 	if (bulk_len) {
-		err = sm4_glue_walk_head(req, &job, bulk_len, simd);
+		err = sm4_glue_walk_head(req, &job, bulk_len);
 		if (err)
 			return err;
 	}
 
 	scatterwalk_map_and_copy(buf, req->src, bulk_len, last, 0);
-	if (simd)
-		sm4_simd_begin();
+	sm4_impl_begin(&job.impl);
 	(enc ? sm4_mode_cts_encrypt : sm4_mode_cts_decrypt)
-		(job.ops, job.rk, buf, buf, last, req->iv);
-	if (simd)
-		sm4_simd_end();
+		(job.impl.ops, job.rk, buf, buf, last, req->iv);
+	sm4_impl_end(&job.impl);
 	scatterwalk_map_and_copy(buf, req->dst, bulk_len, last, 1);
 	memzero_explicit(buf, sizeof(buf));
 	return 0;
@@ -394,24 +328,7 @@ static int sm4_xts_decrypt(struct skcipher_request *req)
 	return sm4_xts_crypt(req, false);
 }
 
-void sm4_glue_fill_base(struct crypto_alg *base,
-			const struct sm4_skcipher_driver *drv,
-			const char *prefix, int priority,
-			unsigned int blocksize, unsigned int ctxsize)
-{
-	if (prefix)
-		snprintf(base->cra_driver_name, sizeof(base->cra_driver_name),
-			 "%s-sm4-%s", prefix, drv->name);
-	else
-		snprintf(base->cra_driver_name, sizeof(base->cra_driver_name),
-			 "sm4-%s", drv->name);
-	base->cra_priority = priority;
-	base->cra_blocksize = blocksize;
-	base->cra_ctxsize = ctxsize;
-	base->cra_module = drv->owner;
-}
-
-static void sm4_skcipher_fill(struct sm4_skcipher_driver *drv,
+static void sm4_skcipher_fill(struct sm4_driver *drv,
 			      enum sm4_mode mode)
 {
 	struct sm4_skcipher_alg *salg = &drv->algs[mode];
@@ -428,9 +345,9 @@ static void sm4_skcipher_fill(struct sm4_skcipher_driver *drv,
 	snprintf(alg->base.cra_name, sizeof(alg->base.cra_name), "%s%s(sm4)%s",
 		 sm4_mode_names[mode], cts ? "(cbc" : "", cts ? ")" : "");
 	/* cts: above the cts template over this driver's cbc. */
-	sm4_glue_fill_base(&alg->base, drv, cts ? "cts-cbc" : sm4_mode_names[mode],
-			   drv->priority + cts, stream ? 1 : SM4_BLOCK_SIZE,
-			   xts ? sizeof(struct sm4_xts_ctx) : sizeof(struct sm4_ctx));
+	sm4_fill_base(&alg->base, drv, cts ? "cts-cbc" : sm4_mode_names[mode],
+		      drv->priority + cts, stream ? 1 : SM4_BLOCK_SIZE,
+		      xts ? sizeof(struct sm4_xts_ctx) : sizeof(struct sm4_ctx));
 
 	alg->min_keysize = xts ? 2 * SM4_KEY_SIZE : SM4_KEY_SIZE;
 	alg->max_keysize = alg->min_keysize;
@@ -448,9 +365,10 @@ static void sm4_skcipher_fill(struct sm4_skcipher_driver *drv,
 
 /* ---- The single-block cipher "sm4" -------------------------------- */
 
-static const struct sm4_skcipher_driver *sm4_cipher_drv(struct crypto_tfm *tfm)
+static const struct sm4_driver *sm4_cipher_drv(struct crypto_tfm *tfm)
 {
-	return container_of(tfm->__crt_alg, struct sm4_skcipher_driver, cipher);
+	return container_of(crypto_cipher_alg(__crypto_cipher_cast(tfm)),
+			    struct sm4_driver, cipher.cra_cipher);
 }
 
 static int sm4_cipher_setkey(struct crypto_tfm *tfm, const u8 *key,
@@ -465,15 +383,11 @@ static void sm4_cipher_crypt(struct crypto_tfm *tfm, u8 *out, const u8 *in,
 {
 	const struct sm4_ctx *ctx = crypto_tfm_ctx(tfm);
 	const u32 *rk = enc ? ctx->rkey_enc : ctx->rkey_dec;
-	bool simd;
-	const struct sm4_mode_ops *ops = sm4_glue_ops(sm4_cipher_drv(tfm),
-						      SM4_BLOCK_SIZE, &simd);
+	struct sm4_impl impl = sm4_impl_of(sm4_cipher_drv(tfm), SM4_BLOCK_SIZE);
 
-	if (simd)
-		sm4_simd_begin();
-	ops->ecb(rk, out, in, 1);
-	if (simd)
-		sm4_simd_end();
+	sm4_impl_begin(&impl);
+	impl.ops->ecb(rk, out, in, 1);
+	sm4_impl_end(&impl);
 }
 
 static void sm4_cipher_encrypt(struct crypto_tfm *tfm, u8 *out, const u8 *in)
@@ -486,14 +400,14 @@ static void sm4_cipher_decrypt(struct crypto_tfm *tfm, u8 *out, const u8 *in)
 	sm4_cipher_crypt(tfm, out, in, false);
 }
 
-static void sm4_cipher_fill(struct sm4_skcipher_driver *drv)
+static void sm4_cipher_fill(struct sm4_driver *drv)
 {
 	struct crypto_alg *alg = &drv->cipher;
 
 	memset(alg, 0, sizeof(*alg));
 	strscpy(alg->cra_name, "sm4", sizeof(alg->cra_name));
-	sm4_glue_fill_base(alg, drv, NULL, drv->cipher_priority,
-			   SM4_BLOCK_SIZE, sizeof(struct sm4_ctx));
+	sm4_fill_base(alg, drv, NULL, drv->cipher_priority, SM4_BLOCK_SIZE,
+		      sizeof(struct sm4_ctx));
 	alg->cra_flags = CRYPTO_ALG_TYPE_CIPHER;
 	alg->cra_u.cipher.cia_min_keysize = SM4_KEY_SIZE;
 	alg->cra_u.cipher.cia_max_keysize = SM4_KEY_SIZE;
@@ -504,21 +418,32 @@ static void sm4_cipher_fill(struct sm4_skcipher_driver *drv)
 
 /* ---- Registration ------------------------------------------------- */
 
-int sm4_skcipher_register(struct sm4_skcipher_driver *drv)
+int sm4_cipher_register(struct sm4_driver *drv)
+{
+	int err;
+
+	if (!drv->cipher_priority)
+		return 0;
+	sm4_cipher_fill(drv);
+	err = crypto_register_alg(&drv->cipher);
+	if (err)
+		return sm4_register_failed(&drv->cipher, err);
+	drv->cipher_registered = true;
+	return 0;
+}
+
+void sm4_cipher_unregister(struct sm4_driver *drv)
+{
+	if (!drv->cipher_registered)
+		return;
+	crypto_unregister_alg(&drv->cipher);
+	drv->cipher_registered = false;
+}
+
+int sm4_skciphers_register(struct sm4_driver *drv)
 {
 	enum sm4_mode mode;
 	int err;
-
-	if (drv->cipher_priority) {
-		sm4_cipher_fill(drv);
-		err = crypto_register_alg(&drv->cipher);
-		if (err) {
-			pr_err("sm4: registering %s failed: %d\n",
-			       drv->cipher.cra_driver_name, err);
-			return err;
-		}
-		drv->cipher_registered = true;
-	}
 
 	for (mode = 0; mode < SM4_NUM_MODES; mode++) {
 		if (!(drv->mode_mask & (1U << mode)))
@@ -526,47 +451,23 @@ int sm4_skcipher_register(struct sm4_skcipher_driver *drv)
 		sm4_skcipher_fill(drv, mode);
 		err = crypto_register_skcipher(&drv->algs[mode].alg);
 		if (err) {
-			pr_err("sm4: registering %s failed: %d\n",
-			       drv->algs[mode].alg.base.cra_driver_name, err);
-			sm4_skcipher_unregister(drv);
-			return err;
+			sm4_skciphers_unregister(drv);
+			return sm4_register_failed(&drv->algs[mode].alg.base,
+						   err);
 		}
 		drv->algs[mode].registered = true;
 	}
-
-	if (drv->gcm) {
-		err = sm4_gcm_register(drv);
-		if (err) {
-			sm4_skcipher_unregister(drv);
-			return err;
-		}
-	}
-	if (drv->mac) {
-		err = sm4_mac_register(drv);
-		if (err) {
-			sm4_skcipher_unregister(drv);
-			return err;
-		}
-	}
 	return 0;
 }
-SM4_EXPORT_SYMBOL_NS_GPL(sm4_skcipher_register);
 
-void sm4_skcipher_unregister(struct sm4_skcipher_driver *drv)
+void sm4_skciphers_unregister(struct sm4_driver *drv)
 {
 	enum sm4_mode mode;
 
-	sm4_mac_unregister(drv);
-	sm4_gcm_unregister(drv);
 	for (mode = 0; mode < SM4_NUM_MODES; mode++) {
 		if (!drv->algs[mode].registered)
 			continue;
 		crypto_unregister_skcipher(&drv->algs[mode].alg);
 		drv->algs[mode].registered = false;
 	}
-	if (drv->cipher_registered) {
-		crypto_unregister_alg(&drv->cipher);
-		drv->cipher_registered = false;
-	}
 }
-SM4_EXPORT_SYMBOL_NS_GPL(sm4_skcipher_unregister);

@@ -3,7 +3,7 @@
  * The glue of the CBC-MAC family shared by every SM4 driver:
  * cbcmac/cmac/xcbc(sm4) shashes and the ccm(sm4) AEAD over a driver's
  * struct sm4_mac_ops and CTR function (see include/sm4/mac_glue.h),
- * registered by sm4_skcipher_register() for a driver with .mac.
+ * registered by sm4_driver_register() for a driver with .mac.
  *
  * ccm(sm4) decryption runs in two passes: the first computes the tag from
  * the ciphertext without writing anything, the second (only once the tag
@@ -11,46 +11,18 @@
  * was: no unverified plaintext, not even for a moment.
  */
 
-#include <linux/module.h>
-#include <linux/export.h>
 #include <linux/errno.h>
 #include <linux/string.h>
-#include <linux/scatterlist.h>
 #include <crypto/algapi.h>
 #include <crypto/internal/skcipher.h>
 #include <crypto/scatterwalk.h>
 #include <sm4/compat.h>
-#include <sm4/glue.h>
+#include <sm4/core.h>
 
-/*
- * The bulk functions for the next SIMD section, which this opens: the
- * driver's if SIMD is usable (or the driver needs none), the portable
- * ones otherwise.  Returns whether a section was opened.
- */
-static bool sm4_mac_begin(const struct sm4_skcipher_driver *drv,
-			  const struct sm4_mode_ops **ops,
-			  const struct sm4_mac_ops **mops)
+/* What a MAC or ccm request (or setkey) of @drv runs on here. */
+static struct sm4_impl sm4_mac_impl(const struct sm4_driver *drv)
 {
-	if (!drv->uses_simd) {
-		*ops = drv->ops;
-		*mops = drv->mac;
-		return false;
-	}
-	if (!crypto_simd_usable()) {
-		*ops = &sm4_generic_mode_ops;
-		*mops = &sm4_generic_mac_ops;
-		return false;
-	}
-	*ops = drv->ops;
-	*mops = drv->mac;
-	sm4_simd_begin();
-	return true;
-}
-
-static void sm4_mac_end(bool simd)
-{
-	if (simd)
-		sm4_simd_end();
+	return sm4_impl_of(drv, SM4_IMPL_WIDE);
 }
 
 /* ---- cbcmac, cmac, xcbc ------------------------------------------- */
@@ -70,52 +42,32 @@ static const struct sm4_mac_alg *sm4_mac_alg_of(struct crypto_shash *tfm)
 	return container_of(crypto_shash_alg(tfm), struct sm4_mac_alg, alg);
 }
 
-static int sm4_xcbc_setkey(const struct sm4_skcipher_driver *drv,
-			   struct sm4_mac_tfm_ctx *ctx)
-{
-	const struct sm4_mode_ops *ops;
-	const struct sm4_mac_ops *mops;
-	u8 k1[SM4_BLOCK_SIZE];
-	bool simd;
-	int err;
-
-	simd = sm4_mac_begin(drv, &ops, &mops);
-	sm4_xcbc_subkeys(mops, ctx->key.rkey_enc, k1, ctx->k_full,
-			 ctx->k_part);
-	sm4_mac_end(simd);
-	err = sm4_simd_expandkey(drv->expandkey, drv->uses_simd, &ctx->key,
-				 k1, SM4_KEY_SIZE);
-	memzero_explicit(k1, sizeof(k1));
-	return err;
-}
-
 static int sm4_mac_setkey(struct crypto_shash *tfm, const u8 *key,
 			  unsigned int key_len)
 {
 	const struct sm4_mac_alg *salg = sm4_mac_alg_of(tfm);
-	const struct sm4_skcipher_driver *drv = salg->drv;
+	struct sm4_impl impl = sm4_mac_impl(salg->drv);
 	struct sm4_mac_tfm_ctx *ctx = crypto_shash_ctx(tfm);
-	const struct sm4_mode_ops *ops;
-	const struct sm4_mac_ops *mops;
-	bool simd;
+	u8 k1[SM4_BLOCK_SIZE];
 	int err;
 
-	err = sm4_simd_expandkey(drv->expandkey, drv->uses_simd, &ctx->key,
-				 key, key_len);
-	if (err)
+	err = sm4_impl_expandkey(&impl, &ctx->key, key, key_len);
+	if (err || salg->id == SM4_MAC_CBCMAC)
 		return err;
-	switch (salg->id) {
-	case SM4_MAC_CMAC:
-		simd = sm4_mac_begin(drv, &ops, &mops);
-		sm4_cmac_subkeys(mops, ctx->key.rkey_enc, ctx->k_full,
+	sm4_impl_begin(&impl);
+	if (salg->id == SM4_MAC_CMAC)
+		sm4_cmac_subkeys(impl.mac, ctx->key.rkey_enc, ctx->k_full,
 				 ctx->k_part);
-		sm4_mac_end(simd);
+	else
+		sm4_xcbc_subkeys(impl.mac, ctx->key.rkey_enc, k1, ctx->k_full,
+				 ctx->k_part);
+	sm4_impl_end(&impl);
+	if (salg->id == SM4_MAC_CMAC)
 		return 0;
-	case SM4_MAC_XCBC:
-		return sm4_xcbc_setkey(drv, ctx);
-	default:
-		return 0;
-	}
+	/* xcbc: the CBC-MAC runs under K1 = E_K(1...1). */
+	err = sm4_impl_expandkey(&impl, &ctx->key, k1, SM4_KEY_SIZE);
+	memzero_explicit(k1, sizeof(k1));
+	return err;
 }
 
 static int sm4_mac_init(struct shash_desc *desc)
@@ -129,19 +81,16 @@ static int sm4_mac_init(struct shash_desc *desc)
 static int sm4_mac_shash_update(struct shash_desc *desc, const u8 *p,
 				unsigned int len)
 {
-	const struct sm4_skcipher_driver *drv = sm4_mac_alg_of(desc->tfm)->drv;
+	struct sm4_impl impl = sm4_mac_impl(sm4_mac_alg_of(desc->tfm)->drv);
 	const struct sm4_mac_tfm_ctx *ctx = crypto_shash_ctx(desc->tfm);
 	struct sm4_mac_state *st = shash_desc_ctx(desc);
-	const struct sm4_mode_ops *ops;
-	const struct sm4_mac_ops *mops;
-	bool simd;
 
 	while (len) {
 		unsigned int n = min_t(unsigned int, len, SM4_SIMD_CHUNK);
 
-		simd = sm4_mac_begin(drv, &ops, &mops);
-		sm4_mac_update(mops, ctx->key.rkey_enc, st, p, n);
-		sm4_mac_end(simd);
+		sm4_impl_begin(&impl);
+		sm4_mac_update(impl.mac, ctx->key.rkey_enc, st, p, n);
+		sm4_impl_end(&impl);
 		p += n;
 		len -= n;
 	}
@@ -151,19 +100,17 @@ static int sm4_mac_shash_update(struct shash_desc *desc, const u8 *p,
 static int sm4_mac_final(struct shash_desc *desc, u8 *out)
 {
 	const struct sm4_mac_alg *salg = sm4_mac_alg_of(desc->tfm);
+	struct sm4_impl impl = sm4_mac_impl(salg->drv);
 	const struct sm4_mac_tfm_ctx *ctx = crypto_shash_ctx(desc->tfm);
 	struct sm4_mac_state *st = shash_desc_ctx(desc);
-	const struct sm4_mode_ops *ops;
-	const struct sm4_mac_ops *mops;
-	bool simd;
 
-	simd = sm4_mac_begin(salg->drv, &ops, &mops);
+	sm4_impl_begin(&impl);
 	if (salg->id == SM4_MAC_CBCMAC)
-		sm4_mac_flush(mops, ctx->key.rkey_enc, st);
+		sm4_mac_flush(impl.mac, ctx->key.rkey_enc, st);
 	else
-		sm4_mac_final_keyed(mops, ctx->key.rkey_enc, st, ctx->k_full,
-				    ctx->k_part);
-	sm4_mac_end(simd);
+		sm4_mac_final_keyed(impl.mac, ctx->key.rkey_enc, st,
+				    ctx->k_full, ctx->k_part);
+	sm4_impl_end(&impl);
 	memcpy(out, st->dg, SM4_BLOCK_SIZE);
 	memzero_explicit(st, sizeof(*st));
 	return 0;
@@ -193,7 +140,7 @@ static const char * const sm4_mac_names[SM4_NUM_MACS] = {
 	[SM4_MAC_XCBC] = "xcbc",
 };
 
-static void sm4_mac_fill(struct sm4_skcipher_driver *drv,
+static void sm4_mac_fill(struct sm4_driver *drv,
 			 enum sm4_mac_alg_id id)
 {
 	struct sm4_mac_alg *salg = &drv->macs[id];
@@ -206,9 +153,9 @@ static void sm4_mac_fill(struct sm4_skcipher_driver *drv,
 	snprintf(alg->base.cra_name, sizeof(alg->base.cra_name), "%s(sm4)",
 		 sm4_mac_names[id]);
 	/* cbcmac: the block size of the kernel's cbcmac template (compat.h). */
-	sm4_glue_fill_base(&alg->base, drv, sm4_mac_names[id], drv->priority,
-			   id == SM4_MAC_CBCMAC ? SM4_CBCMAC_BLOCKSIZE : SM4_BLOCK_SIZE,
-			   sizeof(struct sm4_mac_tfm_ctx));
+	sm4_fill_base(&alg->base, drv, sm4_mac_names[id], drv->priority,
+		      id == SM4_MAC_CBCMAC ? SM4_CBCMAC_BLOCKSIZE : SM4_BLOCK_SIZE,
+		      sizeof(struct sm4_mac_tfm_ctx));
 	alg->digestsize = SM4_BLOCK_SIZE;
 	alg->descsize = sizeof(struct sm4_mac_state);
 	alg->statesize = sizeof(struct sm4_mac_state);
@@ -222,8 +169,9 @@ static void sm4_mac_fill(struct sm4_skcipher_driver *drv,
 
 /* ---- ccm(sm4) ----------------------------------------------------- */
 
+/* One ccm request: what it runs on, its key and CCM state. */
 struct sm4_ccm_req {
-	const struct sm4_skcipher_driver *drv;
+	struct sm4_impl impl;
 	const u32 *rk;
 	struct sm4_ccm_state st;
 };
@@ -236,10 +184,9 @@ static const struct sm4_ccm_alg *sm4_ccm_alg_of(struct crypto_aead *tfm)
 static int sm4_ccm_setkey(struct crypto_aead *tfm, const u8 *key,
 			  unsigned int key_len)
 {
-	const struct sm4_skcipher_driver *drv = sm4_ccm_alg_of(tfm)->drv;
+	struct sm4_impl impl = sm4_mac_impl(sm4_ccm_alg_of(tfm)->drv);
 
-	return sm4_simd_expandkey(drv->expandkey, drv->uses_simd,
-				  crypto_aead_ctx(tfm), key, key_len);
+	return sm4_impl_expandkey(&impl, crypto_aead_ctx(tfm), key, key_len);
 }
 
 static int sm4_ccm_setauthsize(struct crypto_aead *tfm, unsigned int authsize)
@@ -247,43 +194,20 @@ static int sm4_ccm_setauthsize(struct crypto_aead *tfm, unsigned int authsize)
 	return sm4_ccm_authsize_ok(authsize) ? 0 : -EINVAL;
 }
 
-/*
- * Absorb @len bytes of @sg from offset @skip: associated data into the
- * MAC, or (@ciphertext) the first decryption pass.  One SIMD section per
- * mapped piece, which is at most a page.
- */
-static int sm4_ccm_absorb(struct sm4_ccm_req *r, struct scatterlist *sg,
-			  unsigned int skip, unsigned int len, bool ciphertext)
+static void sm4_ccm_absorb_aad(void *arg, const u8 *data, unsigned int n)
 {
-	const struct sm4_mode_ops *ops;
-	const struct sm4_mac_ops *mops;
-	struct sg_mapping_iter miter;
-	bool simd;
+	struct sm4_ccm_req *r = arg;
 
-	if (!len)
-		return 0;
-	sg_miter_start(&miter, sg, sg_nents(sg),
-		       SG_MITER_FROM_SG | SG_MITER_ATOMIC);
-	if (sg_miter_skip(&miter, skip)) {
-		while (len && sg_miter_next(&miter)) {
-			unsigned int n = min_t(unsigned int, len,
-					       min_t(size_t, miter.length,
-						     SM4_SIMD_CHUNK));
+	sm4_mac_update(r->impl.mac, r->rk, &r->st.mac, data, n);
+}
 
-			miter.consumed = n;
-			simd = sm4_mac_begin(r->drv, &ops, &mops);
-			if (ciphertext)
-				sm4_ccm_decrypt_mac(ops, mops, r->rk, &r->st,
-						    miter.addr, n);
-			else
-				sm4_mac_update(mops, r->rk, &r->st.mac,
-					       miter.addr, n);
-			sm4_mac_end(simd);
-			len -= n;
-		}
-	}
-	sg_miter_stop(&miter);
-	return len ? -EINVAL : 0;
+/* The first decryption pass: the plaintext into the MAC, stored nowhere. */
+static void sm4_ccm_absorb_ciphertext(void *arg, const u8 *data,
+				      unsigned int n)
+{
+	struct sm4_ccm_req *r = arg;
+
+	sm4_ccm_decrypt_mac(r->impl.ops, r->impl.mac, r->rk, &r->st, data, n);
 }
 
 /* B0, the associated data; ready for the text. */
@@ -292,39 +216,33 @@ static int sm4_ccm_auth_start(struct aead_request *req,
 {
 	struct crypto_aead *tfm = crypto_aead_reqtfm(req);
 	const struct sm4_ctx *ctx = crypto_aead_ctx(tfm);
-	const struct sm4_mode_ops *ops;
-	const struct sm4_mac_ops *mops;
-	bool simd;
 	int err;
 
-	r->drv = sm4_ccm_alg_of(tfm)->drv;
+	r->impl = sm4_mac_impl(sm4_ccm_alg_of(tfm)->drv);
 	r->rk = ctx->rkey_enc;
-	simd = sm4_mac_begin(r->drv, &ops, &mops);
-	err = sm4_ccm_start(mops, r->rk, &r->st, req->iv, req->assoclen,
+	sm4_impl_begin(&r->impl);
+	err = sm4_ccm_start(r->impl.mac, r->rk, &r->st, req->iv, req->assoclen,
 			    cryptlen, crypto_aead_authsize(tfm));
-	sm4_mac_end(simd);
+	sm4_impl_end(&r->impl);
 	if (err)
 		return err;
-	err = sm4_ccm_absorb(r, req->src, 0, req->assoclen, false);
-	if (err)
-		return err;
-	simd = sm4_mac_begin(r->drv, &ops, &mops);
-	sm4_mac_flush(mops, r->rk, &r->st.mac);
-	sm4_mac_end(simd);
+	sm4_impl_sg(&r->impl, req->src, 0, req->assoclen, sm4_ccm_absorb_aad, r);
+	sm4_impl_begin(&r->impl);
+	sm4_mac_flush(r->impl.mac, r->rk, &r->st.mac);
+	sm4_impl_end(&r->impl);
 	return 0;
 }
 
 /*
- * Run @fn over the text of a walk, whole blocks per step but the last,
- * at most SM4_SIMD_CHUNK bytes per SIMD section.
+ * The text of a walk: encryption with the MAC (@enc), or CTR decryption
+ * from @ctr; whole blocks per step but the last, at most SM4_SIMD_CHUNK
+ * bytes per SIMD section.
  */
 static int sm4_ccm_walk(struct skcipher_walk *walk, struct sm4_ccm_req *r,
 			u8 *ctr, bool enc)
 {
-	const struct sm4_mode_ops *ops;
-	const struct sm4_mac_ops *mops;
+	const struct sm4_impl *impl = &r->impl;
 	int err = 0;
-	bool simd;
 
 	while (walk->nbytes) {
 		unsigned int todo = walk->nbytes;
@@ -337,14 +255,14 @@ static int sm4_ccm_walk(struct skcipher_walk *walk, struct sm4_ccm_req *r,
 			unsigned int n = min_t(unsigned int, todo,
 					       SM4_SIMD_CHUNK);
 
-			simd = sm4_mac_begin(r->drv, &ops, &mops);
+			sm4_impl_begin(impl);
 			if (enc)
-				sm4_ccm_encrypt(ops, mops, r->rk, &r->st, dst,
-						src, n);
+				sm4_ccm_encrypt(impl->ops, impl->mac, r->rk,
+						&r->st, dst, src, n);
 			else
-				sm4_mode_ctr_crypt(ops, r->rk, dst, src, n,
-						   ctr);
-			sm4_mac_end(simd);
+				sm4_mode_ctr_crypt(impl->ops, r->rk, dst, src,
+						   n, ctr);
+			sm4_impl_end(impl);
 			src += n;
 			dst += n;
 			todo -= n;
@@ -359,12 +277,9 @@ static int sm4_ccm_encrypt_req(struct aead_request *req)
 {
 	struct crypto_aead *tfm = crypto_aead_reqtfm(req);
 	unsigned int authsize = crypto_aead_authsize(tfm);
-	const struct sm4_mode_ops *ops;
-	const struct sm4_mac_ops *mops;
 	struct skcipher_walk walk;
 	struct sm4_ccm_req r;
 	u8 tag[SM4_BLOCK_SIZE];
-	bool simd;
 	int err;
 
 	err = sm4_ccm_auth_start(req, &r, req->cryptlen);
@@ -375,9 +290,9 @@ static int sm4_ccm_encrypt_req(struct aead_request *req)
 		err = sm4_ccm_walk(&walk, &r, NULL, true);
 	if (err)
 		goto out;
-	simd = sm4_mac_begin(r.drv, &ops, &mops);
-	sm4_ccm_tag(ops, r.rk, &r.st, tag);
-	sm4_mac_end(simd);
+	sm4_impl_begin(&r.impl);
+	sm4_ccm_tag(r.impl.ops, r.rk, &r.st, tag);
+	sm4_impl_end(&r.impl);
 	scatterwalk_map_and_copy(tag, req->dst, req->assoclen + req->cryptlen,
 				 authsize, 1);
 out:
@@ -391,13 +306,10 @@ static int sm4_ccm_decrypt_req(struct aead_request *req)
 	struct crypto_aead *tfm = crypto_aead_reqtfm(req);
 	unsigned int authsize = crypto_aead_authsize(tfm);
 	unsigned int cryptlen = req->cryptlen - authsize;
-	const struct sm4_mode_ops *ops;
-	const struct sm4_mac_ops *mops;
 	u8 tag[SM4_BLOCK_SIZE], given[SM4_BLOCK_SIZE];
 	u8 ctr[SM4_BLOCK_SIZE];
 	struct skcipher_walk walk;
 	struct sm4_ccm_req r;
-	bool simd;
 	int err;
 
 	memset(&r, 0, sizeof(r));
@@ -408,13 +320,12 @@ static int sm4_ccm_decrypt_req(struct aead_request *req)
 		goto out;
 
 	/* Pass 1: the tag of the plaintext, nothing written. */
-	err = sm4_ccm_absorb(&r, req->src, req->assoclen, cryptlen, true);
-	if (err)
-		goto out;
-	simd = sm4_mac_begin(r.drv, &ops, &mops);
-	sm4_ccm_decrypt_mac_end(ops, mops, r.rk, &r.st);
-	sm4_ccm_tag(ops, r.rk, &r.st, tag);
-	sm4_mac_end(simd);
+	sm4_impl_sg(&r.impl, req->src, req->assoclen, cryptlen,
+		    sm4_ccm_absorb_ciphertext, &r);
+	sm4_impl_begin(&r.impl);
+	sm4_ccm_decrypt_mac_end(r.impl.ops, r.impl.mac, r.rk, &r.st);
+	sm4_ccm_tag(r.impl.ops, r.rk, &r.st, tag);
+	sm4_impl_end(&r.impl);
 	scatterwalk_map_and_copy(given, req->src, req->assoclen + cryptlen,
 				 authsize, 0);
 	if (crypto_memneq(tag, given, authsize)) {
@@ -434,7 +345,7 @@ out:
 	return err;
 }
 
-static void sm4_ccm_fill(struct sm4_skcipher_driver *drv)
+static void sm4_ccm_fill(struct sm4_driver *drv)
 {
 	struct sm4_ccm_alg *calg = &drv->ccm;
 	struct aead_alg *alg = &calg->alg;
@@ -446,8 +357,8 @@ static void sm4_ccm_fill(struct sm4_skcipher_driver *drv)
 	 * Above the ccm template over this driver's ctr and cbcmac, whose
 	 * priority is their mean.
 	 */
-	sm4_glue_fill_base(&alg->base, drv, "ccm", drv->priority + 1, 1,
-			   sizeof(struct sm4_ctx));
+	sm4_fill_base(&alg->base, drv, "ccm", drv->priority + 1, 1,
+		      sizeof(struct sm4_ctx));
 	alg->ivsize = SM4_BLOCK_SIZE;
 	alg->chunksize = SM4_BLOCK_SIZE;
 	alg->maxauthsize = SM4_BLOCK_SIZE;
@@ -459,19 +370,20 @@ static void sm4_ccm_fill(struct sm4_skcipher_driver *drv)
 
 /* ---- Registration ------------------------------------------------- */
 
-int sm4_mac_register(struct sm4_skcipher_driver *drv)
+int sm4_mac_register(struct sm4_driver *drv)
 {
 	enum sm4_mac_alg_id id;
 	int err;
 
+	if (!drv->mac)
+		return 0;
 	for (id = 0; id < SM4_NUM_MACS; id++) {
 		if (!(drv->mac_mask & (1U << id)))
 			continue;
 		sm4_mac_fill(drv, id);
 		err = crypto_register_shash(&drv->macs[id].alg);
 		if (err) {
-			pr_err("sm4: registering %s failed: %d\n",
-			       drv->macs[id].alg.base.cra_driver_name, err);
+			sm4_register_failed(&drv->macs[id].alg.base, err);
 			goto fail;
 		}
 		drv->macs[id].registered = true;
@@ -480,8 +392,7 @@ int sm4_mac_register(struct sm4_skcipher_driver *drv)
 		sm4_ccm_fill(drv);
 		err = crypto_register_aead(&drv->ccm.alg);
 		if (err) {
-			pr_err("sm4: registering %s failed: %d\n",
-			       drv->ccm.alg.base.cra_driver_name, err);
+			sm4_register_failed(&drv->ccm.alg.base, err);
 			goto fail;
 		}
 		drv->ccm.registered = true;
@@ -492,7 +403,7 @@ fail:
 	return err;
 }
 
-void sm4_mac_unregister(struct sm4_skcipher_driver *drv)
+void sm4_mac_unregister(struct sm4_driver *drv)
 {
 	enum sm4_mac_alg_id id;
 

@@ -133,14 +133,14 @@ build()
 	# upstream's ABI without a namespace, the project's own in
 	# SM4_CRYPTO, which a driver module imports.
 	sv=$chr$dir/Module.symvers
-	ns=$(awk -F'\t' '$2 == "sm4_skcipher_register" { print $5 }' "$sv")
+	ns=$(awk -F'\t' '$2 == "sm4_driver_register" { print $5 }' "$sv")
 	abi_ns=$(awk -F'\t' '$2 == "sm4_expandkey" { print ($5 == "" ? "-" : $5) }' "$sv")
 	m=$(want_modules "$arch" | awk 'NR == 1 { print $3 }')
 	imp=$(chroot "$chr" modinfo -F import_ns "$dir/$m.ko" 2>/dev/null)
 	if [ "$ns" = SM4_CRYPTO ] && [ "$abi_ns" = - ] && [ "$imp" = SM4_CRYPTO ]; then
-		echo "PASS: kbuild $suite $arch ($ver): sm4_skcipher_register exported in namespace $ns, sm4_expandkey in none, $m.ko imports $imp"
+		echo "PASS: kbuild $suite $arch ($ver): sm4_driver_register exported in namespace $ns, sm4_expandkey in none, $m.ko imports $imp"
 	else
-		echo "FAIL: kbuild $suite $arch ($ver): namespaces: sm4_skcipher_register '${ns:-none}' (want SM4_CRYPTO), sm4_expandkey '${abi_ns:-not exported}' (want -), $m.ko imports '${imp:-nothing}' (want SM4_CRYPTO)"
+		echo "FAIL: kbuild $suite $arch ($ver): namespaces: sm4_driver_register '${ns:-none}' (want SM4_CRYPTO), sm4_expandkey '${abi_ns:-not exported}' (want -), $m.ko imports '${imp:-nothing}' (want SM4_CRYPTO)"
 		rc=1
 	fi
 	# The SM4 instructions are bytes (arch/x86/sm4-ni.h): check them

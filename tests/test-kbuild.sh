@@ -93,23 +93,23 @@ for sym in $abi_syms; do
 	check "Module.symvers exports $sym without a namespace (upstream's ABI)" \
 		'[ "$(export_ns "$SYMVERS" "$sym")" = - ]'
 done
-for sym in sm4_skcipher_register sm4_generic_mode_ops; do
+for sym in sm4_driver_register sm4_generic_mode_ops; do
 	check "Module.symvers exports $sym in namespace $SM4_NS" \
 		'[ "$(export_ns "$SYMVERS" "$sym")" = "$SM4_NS" ]'
 done
 stray=$(stray_exports "$SYMVERS")
 check "every export outside upstream's ABI is in namespace $SM4_NS ($(wc -l <"$SYMVERS") exports${stray:+; not: $stray})" \
 	'[ -s "$SYMVERS" ] && [ -z "$stray" ]'
-# The same check on a Module.symvers in which sm4_skcipher_register lost
+# The same check on a Module.symvers in which sm4_driver_register lost
 # its namespace must name it.
 broken=$(mktemp)
-awk -F'\t' -v OFS='\t' '$2 == "sm4_skcipher_register" { $5 = "" } 1' \
+awk -F'\t' -v OFS='\t' '$2 == "sm4_driver_register" { $5 = "" } 1' \
 	"$SYMVERS" >"$broken"
 stray=$(stray_exports "$broken")
-if [ "$stray" = sm4_skcipher_register ]; then
+if [ "$stray" = sm4_driver_register ]; then
 	pass "kbuild $ARCH: an export without the namespace is caught: $stray"
 else
-	fail "kbuild $ARCH: sm4_skcipher_register without the namespace went unnoticed (found: ${stray:-nothing})"
+	fail "kbuild $ARCH: sm4_driver_register without the namespace went unnoticed (found: ${stray:-nothing})"
 fi
 rm -f "$broken"
 

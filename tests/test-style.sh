@@ -41,15 +41,14 @@ files=$(git ls-files -co --exclude-standard -- 'lib/*.c' 'crypto/*.c' \
 	sort -u)
 # Checks that do not apply to a file, and why:
 #  compat.h: its purpose is to compare LINUX_VERSION_CODE;
-#  glue.h, mac_glue.h: MODULE_ALIAS_SM4_SKCIPHERS() and
-#          MODULE_ALIAS_SM4_MACS() expand to file-scope declarations,
-#          which cannot be wrapped in do { } while (0).
+#  glue.h: MODULE_ALIAS_SM4_SKCIPHERS() and the other alias macros
+#          expand to file-scope declarations, which cannot be wrapped in
+#          do { } while (0).
 ignore_for()
 {
 	case $1 in
 	include/sm4/compat.h) echo LINUX_VERSION_CODE,CONSTANT_COMPARISON ;;
-	include/sm4/glue.h|include/sm4/mac_glue.h)
-		echo MULTISTATEMENT_MACRO_USE_DO_WHILE ;;
+	include/sm4/glue.h) echo MULTISTATEMENT_MACRO_USE_DO_WHILE ;;
 	esac
 }
 

@@ -12,41 +12,26 @@
 #include <linux/cpufeature.h>
 #include <sm4/compat.h>
 #include <sm4/glue.h>
+#include "sm4_arm64_glue.h"
 #include "sm4-ce.h"
 
 /* No skcipher (sm4-ce has them): only ccm(sm4). */
-static struct sm4_skcipher_driver sm4_ce_ccm_driver = {
+static struct sm4_driver sm4_ce_ccm_driver = {
 	.name		= "ce",
 	.priority	= 400,
 	.owner		= THIS_MODULE,
+	.ops		= &sm4_ce_mode_ops,
 	.uses_simd	= true,
 	.expandkey	= sm4_ce_expandkey,
 	.mac		= &sm4_ce_mac_ops,
 	.mac_mask	= SM4_MAC_CCM,
 };
 
-static int __init sm4_ce_ccm_init(void)
-{
-	if (!cpu_have_named_feature(SM4)) {
-		pr_info("sm4-ce-ccm: CPU lacks the SM4 instructions, driver not loaded\n");
-		return -ENODEV;
-	}
-	sm4_ce_ccm_driver.ops = sm4_ce_mode_ops;
-	return sm4_skcipher_register(&sm4_ce_ccm_driver);
-}
-
-static void __exit sm4_ce_ccm_exit(void)
-{
-	sm4_skcipher_unregister(&sm4_ce_ccm_driver);
-}
-
-module_init(sm4_ce_ccm_init);
-module_exit(sm4_ce_ccm_exit);
+module_sm4_driver(sm4_ce_ccm, sm4_ce_ccm_driver,
+		  sm4_arm64_check_cpu("sm4-ce-ccm", cpu_have_named_feature(SM4),
+				      "the SM4 instructions"));
 
 MODULE_DESCRIPTION("SM4 CCM AEAD, arm64 Crypto Extensions");
 MODULE_LICENSE("GPL");
-/* sm4_skcipher_register() and sm4-ce.ko's tables (compat.h). */
-SM4_MODULE_IMPORT_NS();
 MODULE_VERSION(SM4_CRYPTO_VERSION);
-MODULE_ALIAS_CRYPTO("ccm(sm4)");
-MODULE_ALIAS_CRYPTO("ccm-sm4-ce");
+MODULE_ALIAS_SM4_CCM("ce");

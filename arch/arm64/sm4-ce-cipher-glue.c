@@ -29,7 +29,7 @@ static const struct sm4_mode_ops sm4_ce_cipher_ops = {
 	.ecb		= sm4_ce_cipher_ecb,
 };
 
-static struct sm4_skcipher_driver sm4_ce_cipher_driver = {
+static struct sm4_driver sm4_ce_cipher_driver = {
 	.name		= "ce",
 	.owner		= THIS_MODULE,
 	.ops		= &sm4_ce_cipher_ops,

@@ -25,15 +25,16 @@
 #include <sm4/gcm.h>
 #include "sm4-ce.h"
 
-SM4_DEFINE_MODE_OPS(sm4_ce_ops, sm4_ce_bulk);
-
-/* For sm4-ce-ccm and sm4-ce-gcm: in this project's namespace (compat.h). */
-const struct sm4_mode_ops *const sm4_ce_mode_ops = &sm4_ce_ops;
+/*
+ * The tables sm4-ce-ccm and sm4-ce-gcm register with, constant from the
+ * start, in this project's namespace (compat.h).
+ */
+SM4_DECLARE_MODE_FNS(sm4_ce_bulk);
+const struct sm4_mode_ops sm4_ce_mode_ops = SM4_MODE_OPS(sm4_ce_bulk);
 SM4_EXPORT_SYMBOL_NS_GPL(sm4_ce_mode_ops);
 
-SM4_DEFINE_GCM_OPS(sm4_ce_gcm_ops_tbl, sm4_ce);
-
-const struct sm4_gcm_ops *const sm4_ce_gcm_ops = &sm4_ce_gcm_ops_tbl;
+SM4_DECLARE_GCM_FNS(sm4_ce);
+const struct sm4_gcm_ops sm4_ce_gcm_ops = SM4_GCM_OPS(sm4_ce);
 SM4_EXPORT_SYMBOL_NS_GPL(sm4_ce_gcm_ops);
 
 const struct sm4_mac_ops sm4_ce_mac_ops = {
@@ -54,11 +55,11 @@ EXPORT_SYMBOL(sm4_ce_crypt_block);
 /* no in-tree user in 6.12 or 7.2, exported by upstream all the same */
 EXPORT_SYMBOL(sm4_ce_cbc_enc);
 
-static struct sm4_skcipher_driver sm4_ce_driver = {
+static struct sm4_driver sm4_ce_driver = {
 	.name		= "ce",
 	.priority	= 400,
 	.owner		= THIS_MODULE,
-	.ops		= &sm4_ce_ops,
+	.ops		= &sm4_ce_mode_ops,
 	.uses_simd	= true,
 	.mode_mask	= SM4_ALL_MODES,
 	.expandkey	= sm4_ce_expandkey,

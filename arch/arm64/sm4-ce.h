@@ -42,11 +42,11 @@ void sm4_ce_ccm_enc(const u32 *rk, u8 *dst, const u8 *src,
 		    unsigned int nblocks, u8 *ctr, u8 *mac);
 void sm4_ce_ccm_dec_mac(const u32 *rk, const u8 *src, unsigned int nblocks,
 			u8 *ctr, u8 *mac);
-extern const struct sm4_mode_ops *const sm4_ce_mode_ops;
+extern const struct sm4_mode_ops sm4_ce_mode_ops;
 extern const struct sm4_mac_ops sm4_ce_mac_ops;
-extern const struct sm4_gcm_ops *const sm4_ce_gcm_ops;
+extern const struct sm4_gcm_ops sm4_ce_gcm_ops;
 
-/* struct sm4_skcipher_driver.expandkey of the drivers using SM4EKEY. */
+/* struct sm4_driver.expandkey of the drivers using SM4EKEY. */
 static inline int sm4_ce_expandkey(struct sm4_ctx *ctx, const u8 *key,
 				   unsigned int key_len)
 {

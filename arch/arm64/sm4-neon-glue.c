@@ -16,7 +16,7 @@
 
 SM4_DEFINE_MODE_OPS(sm4_neon_ops, sm4_neon);
 
-static struct sm4_skcipher_driver sm4_neon_driver = {
+static struct sm4_driver sm4_neon_driver = {
 	.name		= "neon",
 	.priority	= 200,
 	.owner		= THIS_MODULE,

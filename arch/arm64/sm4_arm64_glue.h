@@ -6,7 +6,7 @@
  *                       0 if @have (the CPU feature the driver needs is
  *                       present), else -ENODEV after one log line naming
  *                       @driver and the missing feature @what; the
- *                       cpu_check of module_sm4_skcipher_driver().
+ *                       cpu_check of module_sm4_driver().
  */
 #ifndef _SM4_ARM64_GLUE_H
 #define _SM4_ARM64_GLUE_H

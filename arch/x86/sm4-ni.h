@@ -12,7 +12,7 @@
  *	(K4..K7) out.
  * The EVEX forms take no opmask and no broadcast (EVEX.aaa = 0, z = 0,
  * b = 0 here) and are enumerated apart from the VEX ones: see
- * sm4_ni_avx10_glue.c.
+ * sm4_x86_glue.c.
  *
  * Assembler: binutils learnt the VEX mnemonics in 2.42 and the EVEX ones
  * by 2.44; Debian 12's 2.40 (the toolchain of its 6.1 kernel) knows
@@ -22,9 +22,7 @@
  * bytes and the disassembly.
  *
  * The block cores and the key expansion over them, shared by both .S
- * files, are in sm4-ni-core.S; C side, here: the struct
- * sm4_skcipher_driver.expandkey over the key expansion (also used by the
- * userspace harness).
+ * files, are in sm4-ni-core.S.
  */
 #ifndef _SM4_X86_NI_H
 #define _SM4_X86_NI_H
@@ -80,50 +78,6 @@
 .macro sm4ni_key4 l, src2, src1, dst
 	SM4NI_INSN 2, \l, \src2, \src1, \dst
 .endm
-
-#else /* !__ASSEMBLY__ */
-
-#include <linux/errno.h>
-#include <sm4/sm4.h>
-
-#ifndef asmlinkage
-#define asmlinkage
-#endif
-
-/*
- * Both schedules of @key, as sm4_expandkey() makes them, from the FK and
- * CK constants: rkey_dec is rkey_enc reversed (SM4NI_EXPAND_KEY_BODY;
- * one copy per module).
- */
-typedef void sm4_ni_expand_fn(const u8 *key, u32 *rkey_enc, u32 *rkey_dec,
-			      const u32 *fk, const u32 *ck);
-asmlinkage sm4_ni_expand_fn sm4_ni_expand_key;
-asmlinkage sm4_ni_expand_fn sm4_ni_avx10_expand_key;
-
-static inline int sm4_ni_setkey(sm4_ni_expand_fn *expand,
-				struct sm4_ctx *ctx, const u8 *key,
-				unsigned int key_len)
-{
-	if (key_len != SM4_KEY_SIZE)
-		return -EINVAL;
-	expand(key, ctx->rkey_enc, ctx->rkey_dec, crypto_sm4_fk,
-	       crypto_sm4_ck);
-	return 0;
-}
-
-/* struct sm4_skcipher_driver.expandkey of sm4-ni-x86_64 ... */
-static inline int sm4_ni_expandkey(struct sm4_ctx *ctx, const u8 *key,
-				   unsigned int key_len)
-{
-	return sm4_ni_setkey(sm4_ni_expand_key, ctx, key, key_len);
-}
-
-/* ... and of sm4-ni-avx10-x86_64. */
-static inline int sm4_ni_avx10_expandkey(struct sm4_ctx *ctx, const u8 *key,
-					 unsigned int key_len)
-{
-	return sm4_ni_setkey(sm4_ni_avx10_expand_key, ctx, key, key_len);
-}
 
 #endif /* __ASSEMBLY__ */
 #endif /* _SM4_X86_NI_H */

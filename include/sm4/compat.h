@@ -55,6 +55,73 @@
 #endif
 
 /*
+ * Reading a scatterlist piece by piece (sm4_impl_sg(), crypto/sm4_core.c).
+ * 6.15 replaced the steps of a scatter_walk (scatterwalk_clamp/map/
+ * unmap/advance/done, which map a page with kmap_atomic() on 6.1 and
+ * kmap_local_page() on 6.12) by scatterwalk_next()/scatterwalk_done_src()
+ * (7.2: nothing to map without HIGHMEM), and added
+ * scatterwalk_start_at_pos().
+ *
+ * sm4_sgw_start(w, sg, pos)	start at byte @pos of @sg, @pos below
+ *				the list's length;
+ * n = sm4_sgw_next(w, total, &p)	map the next piece: @p its address,
+ *				n <= @total its length (0 at an empty entry);
+ * sm4_sgw_done(w, p, n, more)	unmap @p after reading its first @n
+ *				bytes; @more: whether the walk goes on.
+ */
+#include <crypto/scatterwalk.h>
+#if LINUX_VERSION_CODE >= KERNEL_VERSION(6, 15, 0)
+static inline void sm4_sgw_start(struct scatter_walk *w,
+				 struct scatterlist *sg, unsigned int pos)
+{
+	scatterwalk_start_at_pos(w, sg, pos);
+}
+
+static inline unsigned int sm4_sgw_next(struct scatter_walk *w,
+					unsigned int total, const u8 **p)
+{
+	unsigned int n = scatterwalk_next(w, total);
+
+	*p = w->addr;
+	return n;
+}
+
+static inline void sm4_sgw_done(struct scatter_walk *w, const u8 *p,
+				unsigned int n, bool more)
+{
+	scatterwalk_done_src(w, n);
+}
+#else
+static inline void sm4_sgw_start(struct scatter_walk *w,
+				 struct scatterlist *sg, unsigned int pos)
+{
+	while (pos >= sg->length) {
+		pos -= sg->length;
+		sg = sg_next(sg);
+	}
+	scatterwalk_start(w, sg);
+	scatterwalk_advance(w, pos);
+}
+
+static inline unsigned int sm4_sgw_next(struct scatter_walk *w,
+					unsigned int total, const u8 **p)
+{
+	unsigned int n = scatterwalk_clamp(w, total);
+
+	*p = scatterwalk_map(w);
+	return n;
+}
+
+static inline void sm4_sgw_done(struct scatter_walk *w, const u8 *p,
+				unsigned int n, bool more)
+{
+	scatterwalk_unmap((void *)p);
+	scatterwalk_advance(w, n);
+	scatterwalk_done(w, 0, more);
+}
+#endif
+
+/*
  * The "cfb" template was removed in 6.8; from then on sm4_generic
  * registers cfb(sm4) itself so that CFB stays available.
  */
@@ -124,6 +191,23 @@ static inline bool sm4_x86_prefer_ymm(void)
  * boot_cpu_data (and clear it with AVX); elsewhere CPUID is read
  * directly, after checking that leaf 7 and its subleaf 1 exist.
  */
+/*
+ * CPUID.(EAX=7,ECX=1) into @eax and @edx if the CPU has that subleaf,
+ * else false (also for the AVX10 check of arch/x86/sm4_x86_glue.c).
+ */
+static inline bool sm4_x86_cpuid_7_1(unsigned int *eax, unsigned int *edx)
+{
+	unsigned int ebx, ecx;
+
+	if (boot_cpu_data.cpuid_level < 7)
+		return false;
+	cpuid_count(7, 0, eax, &ebx, &ecx, edx);
+	if (*eax < 1)
+		return false;
+	cpuid_count(7, 1, eax, &ebx, &ecx, edx);
+	return true;
+}
+
 #ifdef X86_FEATURE_SM4
 static inline bool sm4_x86_has_sm4ni(void)
 {
@@ -132,15 +216,9 @@ static inline bool sm4_x86_has_sm4ni(void)
 #else
 static inline bool sm4_x86_has_sm4ni(void)
 {
-	unsigned int eax, ebx, ecx, edx;
+	unsigned int eax, edx;
 
-	if (boot_cpu_data.cpuid_level < 7)
-		return false;
-	cpuid_count(7, 0, &eax, &ebx, &ecx, &edx);
-	if (eax < 1)
-		return false;
-	cpuid_count(7, 1, &eax, &ebx, &ecx, &edx);
-	return eax & BIT(2);
+	return sm4_x86_cpuid_7_1(&eax, &edx) && (eax & BIT(2));
 }
 #endif
 #elif defined(CONFIG_ARM64)

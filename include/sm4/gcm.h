@@ -2,9 +2,9 @@
 /*
  * GCM for SM4, written once over a driver's GHASH functions.
  *
- * A driver that accelerates gcm(sm4) sets .gcm of its struct
- * sm4_skcipher_driver (include/sm4/glue.h) to a struct sm4_gcm_ops; the
- * shared glue (crypto/sm4_aead_glue.c) then registers the AEAD
+ * A driver that accelerates gcm(sm4) sets .gcm of its struct sm4_driver
+ * (include/sm4/glue.h) to a struct sm4_gcm_ops; the shared glue
+ * (crypto/sm4_aead_glue.c) then registers the AEAD
  * "gcm(sm4)", driver "gcm-sm4-<name>", and does everything else: the
  * scatterlist walks of associated data and text (any lengths, split
  * anywhere, in place or not), partial blocks, the lengths block, the tag
@@ -82,22 +82,28 @@ struct sm4_gcm_ops {
 };
 
 /*
- * Declare the GHASH functions of a backend named @prefix as its assembly
- * defines them (@prefix##_gcm_init, _ghash, _gcm_enc; reached through
- * pointers, so SYM_TYPED_FUNC_START) and define @ops_name over them.
+ * SM4_DECLARE_GCM_FNS(prefix): the GHASH functions of a backend named
+ * @prefix as its assembly defines them (@prefix##_gcm_init, _ghash,
+ * _gcm_enc; reached through pointers, so SYM_TYPED_FUNC_START);
+ * SM4_GCM_OPS(prefix): a struct sm4_gcm_ops initializer over them;
+ * SM4_DEFINE_GCM_OPS(ops_name, prefix): both, as the static const
+ * @ops_name.
  */
-#define SM4_DEFINE_GCM_OPS(ops_name, prefix)				\
+#define SM4_DECLARE_GCM_FNS(prefix)					\
 asmlinkage void prefix##_gcm_init(u8 *table, const u8 *h);		\
 asmlinkage void prefix##_ghash(struct sm4_ghash *gh, const u8 *src,	\
 			       unsigned int nblocks);			\
 asmlinkage void prefix##_gcm_enc(const u32 *rk, u8 *dst, const u8 *src, \
 				 unsigned int nblocks, u8 *ctr,		\
-				 struct sm4_ghash *gh);			\
-static const struct sm4_gcm_ops ops_name = {				\
+				 struct sm4_ghash *gh)
+#define SM4_GCM_OPS(prefix) {						\
 	.init	= prefix##_gcm_init,					\
 	.ghash	= prefix##_ghash,					\
 	.enc	= prefix##_gcm_enc,					\
 }
+#define SM4_DEFINE_GCM_OPS(ops_name, prefix)				\
+SM4_DECLARE_GCM_FNS(prefix);						\
+static const struct sm4_gcm_ops ops_name = SM4_GCM_OPS(prefix)
 
 /*
  * The portable GHASH (constant time: no table indexed by data or key);

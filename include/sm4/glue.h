@@ -1,19 +1,21 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
- * The one skcipher glue shared by every SM4 driver of this project.
+ * The one glue shared by every SM4 driver of this project: what a driver
+ * module describes and registers.
  *
- * A driver describes itself with struct sm4_skcipher_driver (its name
- * suffix, priority, bulk functions) and calls sm4_skcipher_register(),
- * which builds and registers synchronous ecb/cbc/cfb/ctr/xts(sm4)
- * skciphers named "<mode>-sm4-<name>", cts(cbc(sm4)) named
- * "cts-cbc-sm4-<name>" (over the driver's cbc and one-block ecb), if
- * asked the single-block cipher "sm4" named "sm4-<name>", for a driver
- * with GHASH functions (.gcm, include/sm4/gcm.h) the AEAD gcm(sm4) named
- * "gcm-sm4-<name>", and for one with CBC-MAC functions (.mac,
- * include/sm4/mac_glue.h) cbcmac/cmac/xcbc(sm4) and ccm(sm4).  The glue
- * walks requests, runs the bulk functions inside SIMD sections of at most
- * SM4_SIMD_CHUNK bytes, and falls back to sm4_generic_mode_ops when SIMD
- * is not usable in the calling context.  It lives in sm4_generic.ko.
+ * A driver describes itself with struct sm4_driver (its name suffix,
+ * priority, bulk functions and which algorithm families to build over
+ * them) and calls sm4_driver_register(), which registers, as asked:
+ * synchronous ecb/cbc/cfb/ctr/xts(sm4) skciphers "<mode>-sm4-<name>" and
+ * cts(cbc(sm4)) "cts-cbc-sm4-<name>" (.mode_mask); the single-block
+ * cipher "sm4" as "sm4-<name>" (.cipher_priority); the AEAD gcm(sm4) as
+ * "gcm-sm4-<name>" over GHASH functions (.gcm, include/sm4/gcm.h); the
+ * shashes cbcmac/cmac/xcbc(sm4) and the AEAD ccm(sm4) over CBC-MAC
+ * functions (.mac, .mac_mask, include/sm4/mac_glue.h).  The glue walks
+ * requests, runs the driver's functions inside SIMD sections of at most
+ * SM4_SIMD_CHUNK bytes, and runs the portable code where SIMD is not
+ * usable in the calling context.  It lives in sm4_generic.ko and is
+ * exported in the namespace of compat.h.
  */
 #ifndef _SM4_CRYPTO_GLUE_H
 #define _SM4_CRYPTO_GLUE_H
@@ -28,8 +30,11 @@
 #include <sm4/gcm.h>
 #include <sm4/mac_glue.h>
 
-/* Bytes processed per kernel_fpu/neon_begin() ... end() section at most. */
-#define SM4_SIMD_CHUNK	PAGE_SIZE
+/*
+ * Bytes of work per SIMD section at most: 4 KiB whatever the page size
+ * (a 64 KiB page would keep preemption off sixteen times as long).
+ */
+#define SM4_SIMD_CHUNK	4096
 
 enum sm4_mode {
 	SM4_MODE_ECB,
@@ -41,16 +46,16 @@ enum sm4_mode {
 	SM4_NUM_MODES
 };
 
-struct sm4_skcipher_driver;
+struct sm4_driver;
 
 struct sm4_skcipher_alg {
 	struct skcipher_alg alg;
-	const struct sm4_skcipher_driver *drv;
+	const struct sm4_driver *drv;
 	enum sm4_mode mode;
 	bool registered;
 };
 
-struct sm4_skcipher_driver {
+struct sm4_driver {
 	/* Driver name suffix: "aesni-avx" gives "ecb-sm4-aesni-avx". */
 	const char *name;
 	int priority;
@@ -58,22 +63,22 @@ struct sm4_skcipher_driver {
 	/*
 	 * Bulk functions; if uses_simd they run between sm4_simd_begin/end
 	 * for requests of every length (the single-block cipher too), and
-	 * sm4_generic_mode_ops only where SIMD is not usable: no length
+	 * the portable code only where SIMD is not usable: no length
 	 * leaves the driver's code for the portable table S-box.
 	 */
 	const struct sm4_mode_ops *ops;
 	bool uses_simd;
 	/*
-	 * Optional: requests shorter than small_below bytes use small_ops
-	 * instead of ops (e.g. narrower registers where the wide ones do
-	 * not pay).
+	 * Optional: skcipher requests shorter than small_below bytes use
+	 * small_ops instead of ops (e.g. narrower registers where the wide
+	 * ones do not pay).  The AEADs and MACs always use ops.
 	 */
 	const struct sm4_mode_ops *small_ops;
 	unsigned int small_below;
 	/*
 	 * Optional key expansion (e.g. SM4EKEY); must produce the same
-	 * schedules as sm4_expandkey().  Called inside a SIMD section when
-	 * uses_simd and SIMD is usable, sm4_expandkey() otherwise.
+	 * schedules as sm4_expandkey().  Used wherever ops are (inside a
+	 * SIMD section if uses_simd), sm4_expandkey() otherwise.
 	 */
 	int (*expandkey)(struct sm4_ctx *ctx, const u8 *key,
 			 unsigned int key_len);
@@ -87,21 +92,19 @@ struct sm4_skcipher_driver {
 	/*
 	 * Optional, for uses_simd drivers: GHASH functions; if set,
 	 * gcm(sm4) is registered too (priority + 1, above the gcm template
-	 * over this driver's ctr).  It uses .ops (not .small_ops) for its
-	 * counter blocks, at every assoclen + cryptlen, whenever SIMD is
-	 * usable (and was at setkey, for its key table).
+	 * over this driver's ctr), over .ops.  A key's table of H powers
+	 * is made at setkey, or by the first request that can use SIMD if
+	 * setkey could not.
 	 */
 	const struct sm4_gcm_ops *gcm;
 	/*
 	 * Optional: CBC-MAC functions (include/sm4/mac.h); if set, what
 	 * mac_mask asks for (SM4_ALL_MACS, SM4_MAC_CCM) is registered too,
-	 * the MACs at priority, ccm(sm4) at priority + 1, over .ops' CTR
-	 * (not .small_ops), at every length where SIMD is usable.  A driver
-	 * of mac_mask alone may have mode_mask 0.
+	 * the MACs at priority, ccm(sm4) at priority + 1, over .ops' CTR.
 	 */
 	const struct sm4_mac_ops *mac;
 	unsigned int mac_mask;
-	/* Filled in by sm4_skcipher_register(). */
+	/* Filled in by sm4_driver_register(). */
 	struct sm4_skcipher_alg algs[SM4_NUM_MODES];
 	struct crypto_alg cipher;
 	bool cipher_registered;
@@ -133,45 +136,34 @@ struct sm4_skcipher_driver {
 	MODULE_ALIAS_CRYPTO("gcm(sm4)");				\
 	MODULE_ALIAS_CRYPTO("gcm-sm4-" name)
 
-int sm4_skcipher_register(struct sm4_skcipher_driver *drv);
-void sm4_skcipher_unregister(struct sm4_skcipher_driver *drv);
+/* Module aliases for the MAC shashes of driver suffix @name. */
+#define MODULE_ALIAS_SM4_MACS(name)					\
+	MODULE_ALIAS_CRYPTO("cbcmac(sm4)");				\
+	MODULE_ALIAS_CRYPTO("cbcmac-sm4-" name);			\
+	MODULE_ALIAS_CRYPTO("cmac(sm4)");				\
+	MODULE_ALIAS_CRYPTO("cmac-sm4-" name);				\
+	MODULE_ALIAS_CRYPTO("xcbc(sm4)");				\
+	MODULE_ALIAS_CRYPTO("xcbc-sm4-" name)
+
+/* Module aliases for ccm(sm4) of driver suffix @name. */
+#define MODULE_ALIAS_SM4_CCM(name)					\
+	MODULE_ALIAS_CRYPTO("ccm(sm4)");				\
+	MODULE_ALIAS_CRYPTO("ccm-sm4-" name)
 
 /*
- * Internal to sm4_generic.ko: gcm(sm4) (crypto/sm4_aead_glue.c) and what
- * it shares with crypto/sm4_glue.c: the bulk functions for a request of
- * @len bytes (*@simd: whether to run them in a SIMD section), and the
- * key expansion.
+ * Register every algorithm @drv asks for (0, or the first error with
+ * nothing left registered); unregister what was registered.
  */
-int sm4_gcm_register(struct sm4_skcipher_driver *drv);
-void sm4_gcm_unregister(struct sm4_skcipher_driver *drv);
-const struct sm4_mode_ops *
-sm4_glue_ops(const struct sm4_skcipher_driver *drv, unsigned int len,
-	     bool *simd);
-int sm4_glue_expandkey(const struct sm4_skcipher_driver *drv,
-		       struct sm4_ctx *ctx, const u8 *key, unsigned int key_len);
-/*
- * What every algorithm of @drv fills alike in its crypto_alg (the caller
- * sets cra_name): cra_driver_name "<@prefix>-sm4-<drv->name>" (@prefix
- * NULL: "sm4-<drv->name>"), the priority, block and context sizes given,
- * and the owner.
- */
-void sm4_glue_fill_base(struct crypto_alg *base,
-			const struct sm4_skcipher_driver *drv,
-			const char *prefix, int priority,
-			unsigned int blocksize, unsigned int ctxsize);
-/* The same for the MAC family's drivers (crypto/sm4_mac_glue.c). */
-int sm4_simd_expandkey(int (*expandkey)(struct sm4_ctx *ctx, const u8 *key,
-					unsigned int key_len),
-		       bool uses_simd, struct sm4_ctx *ctx, const u8 *key,
-		       unsigned int key_len);
+int sm4_driver_register(struct sm4_driver *drv);
+void sm4_driver_unregister(struct sm4_driver *drv);
 
 /*
  * module_sm4_driver(id, drv, cpu_check): the init and exit functions
  * (id##_init, id##_exit) of a module that registers the one struct
- * sm4_skcipher_driver @drv.  Init evaluates @cpu_check (0, or an error
- * such as -ENODEV after its one log line when the CPU or OS cannot run
- * @drv) and registers @drv if it is 0; exit unregisters it.  The module
- * imports the namespace of sm4_skcipher_register() (compat.h).
+ * sm4_driver @drv.  Init evaluates @cpu_check (0, or an error such as
+ * -ENODEV after its one log line when the CPU or OS cannot run @drv) and
+ * registers @drv if it is 0; exit unregisters it.  The module imports
+ * the namespace of sm4_driver_register() (compat.h).
  */
 #define module_sm4_driver(id, drv, cpu_check)				\
 SM4_MODULE_IMPORT_NS();							\
@@ -179,13 +171,13 @@ static int __init id##_init(void)					\
 {									\
 	int err = (cpu_check);						\
 									\
-	return err ? err : sm4_skcipher_register(&(drv));		\
+	return err ? err : sm4_driver_register(&(drv));			\
 }									\
 module_init(id##_init);							\
 									\
 static void __exit id##_exit(void)					\
 {									\
-	sm4_skcipher_unregister(&(drv));				\
+	sm4_driver_unregister(&(drv));					\
 }									\
 module_exit(id##_exit)
 

@@ -54,9 +54,11 @@ struct sm4_mac_ops {
 /*
  * SM4_DEFINE_CBCMAC_OPS(ops_name, prefix): struct sm4_mac_ops @ops_name
  * with the assembly function prefix##_cbcmac only (CCM composed of it
- * and the implementation's CTR).
+ * and the implementation's CTR); @prefix may be a macro.
  */
 #define SM4_DEFINE_CBCMAC_OPS(ops_name, prefix)				\
+	__SM4_DEFINE_CBCMAC_OPS(ops_name, prefix)
+#define __SM4_DEFINE_CBCMAC_OPS(ops_name, prefix)			\
 asmlinkage void prefix##_cbcmac(const u32 *rk, u8 *mac, const u8 *src,	\
 				unsigned int nblocks);			\
 static const struct sm4_mac_ops ops_name = {				\

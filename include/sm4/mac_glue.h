@@ -3,9 +3,9 @@
  * The one glue of the CBC-MAC family, shared by every SM4 driver:
  * cbcmac/cmac/xcbc(sm4) shashes and the ccm(sm4) AEAD.
  *
- * A driver asks for them in its struct sm4_skcipher_driver
- * (include/sm4/glue.h): its struct sm4_mac_ops in .mac and what to
- * register in .mac_mask.  sm4_skcipher_register() then registers
+ * A driver asks for them in its struct sm4_driver (include/sm4/glue.h):
+ * its struct sm4_mac_ops in .mac and what to register in .mac_mask.
+ * sm4_driver_register() then registers
  * "cbcmac-sm4-<name>", "cmac-sm4-<name>", "xcbc-sm4-<name>" (at the
  * driver's priority) and "ccm-sm4-<name>" (priority + 1, above the ccm
  * template) as asked, over the driver's CTR function and key expansion.
@@ -33,37 +33,19 @@ enum sm4_mac_alg_id {
 #define SM4_ALL_MACS	((1U << SM4_NUM_MACS) - 1)
 #define SM4_MAC_CCM	(1U << SM4_AEAD_CCM)
 
-struct sm4_skcipher_driver;
+struct sm4_driver;
 
 struct sm4_mac_alg {
 	struct shash_alg alg;
-	const struct sm4_skcipher_driver *drv;
+	const struct sm4_driver *drv;
 	enum sm4_mac_alg_id id;
 	bool registered;
 };
 
 struct sm4_ccm_alg {
 	struct aead_alg alg;
-	const struct sm4_skcipher_driver *drv;
+	const struct sm4_driver *drv;
 	bool registered;
 };
-
-/* Module aliases for the MAC shashes of driver suffix @name. */
-#define MODULE_ALIAS_SM4_MACS(name)					\
-	MODULE_ALIAS_CRYPTO("cbcmac(sm4)");				\
-	MODULE_ALIAS_CRYPTO("cbcmac-sm4-" name);			\
-	MODULE_ALIAS_CRYPTO("cmac(sm4)");				\
-	MODULE_ALIAS_CRYPTO("cmac-sm4-" name);				\
-	MODULE_ALIAS_CRYPTO("xcbc(sm4)");				\
-	MODULE_ALIAS_CRYPTO("xcbc-sm4-" name)
-
-/* Module aliases for ccm(sm4) of driver suffix @name. */
-#define MODULE_ALIAS_SM4_CCM(name)					\
-	MODULE_ALIAS_CRYPTO("ccm(sm4)");				\
-	MODULE_ALIAS_CRYPTO("ccm-sm4-" name)
-
-/* Internal to sm4_generic.ko: called by sm4_skcipher_(un)register(). */
-int sm4_mac_register(struct sm4_skcipher_driver *drv);
-void sm4_mac_unregister(struct sm4_skcipher_driver *drv);
 
 #endif /* _SM4_CRYPTO_MAC_GLUE_H */

@@ -47,8 +47,10 @@ struct sm4_mode_ops {
 };
 
 /*
- * Declare the bulk functions of a backend named @prefix, as its assembly
- * defines them, and define @ops_name over them.  Because XTS decryption
+ * SM4_DECLARE_MODE_FNS(prefix): the bulk functions of a backend named
+ * @prefix, as its assembly defines them; SM4_MODE_OPS(prefix): a struct
+ * sm4_mode_ops initializer over them; SM4_DEFINE_MODE_OPS(ops_name,
+ * prefix): both, as the static const @ops_name.  Because XTS decryption
  * is XTS encryption with the decryption round keys, one @prefix##_xts
  * serves both directions.  The functions are reached through function
  * pointers, so the assembly must define them with SYM_TYPED_FUNC_START.
@@ -56,7 +58,7 @@ struct sm4_mode_ops {
 #ifndef asmlinkage
 #define asmlinkage
 #endif
-#define SM4_DEFINE_MODE_OPS(ops_name, prefix)				\
+#define SM4_DECLARE_MODE_FNS(prefix)					\
 asmlinkage void prefix##_ecb(const u32 *rk, u8 *dst, const u8 *src,	\
 			     unsigned int nblocks);			\
 asmlinkage void prefix##_cbc_enc(const u32 *rk, u8 *dst, const u8 *src, \
@@ -70,8 +72,8 @@ asmlinkage void prefix##_cfb_dec(const u32 *rk, u8 *dst, const u8 *src, \
 asmlinkage void prefix##_ctr(const u32 *rk, u8 *dst, const u8 *src,	\
 			     unsigned int nblocks, u8 *ctr);		\
 asmlinkage void prefix##_xts(const u32 *rk, u8 *dst, const u8 *src,	\
-			     unsigned int nblocks, u8 *tweak);		\
-static const struct sm4_mode_ops ops_name = {				\
+			     unsigned int nblocks, u8 *tweak)
+#define SM4_MODE_OPS(prefix) {						\
 	.ecb		= prefix##_ecb,					\
 	.cbc_enc	= prefix##_cbc_enc,				\
 	.cbc_dec	= prefix##_cbc_dec,				\
@@ -81,6 +83,9 @@ static const struct sm4_mode_ops ops_name = {				\
 	.xts_enc	= prefix##_xts,					\
 	.xts_dec	= prefix##_xts,					\
 }
+#define SM4_DEFINE_MODE_OPS(ops_name, prefix)				\
+SM4_DECLARE_MODE_FNS(prefix);						\
+static const struct sm4_mode_ops ops_name = SM4_MODE_OPS(prefix)
 
 /* The portable implementation, built on sm4_crypt_block(). */
 extern const struct sm4_mode_ops sm4_generic_mode_ops;

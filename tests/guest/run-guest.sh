@@ -28,9 +28,10 @@
 #                        the run must then fail
 #   --broken-args ARGS   module parameters for it (e.g. corrupt_from=1)
 #   --silent-fallback    build the modules with -DSM4_TEST_SILENT_FALLBACK
-#                        (crypto/sm4_glue.c: every skcipher request of a
-#                        SIMD driver in the portable C code, results
-#                        correct); the run must then fail the entry counts
+#                        (crypto/sm4_core.c: every request and setkey of a
+#                        SIMD driver, in every family, in the portable C
+#                        code, results correct); the run must then fail
+#                        the entry counts
 #   --suite SUITE        Debian suite whose kernel boots: bookworm (6.1),
 #                        trixie (6.12), sid (newest); default: this host's.
 #                        Modules are built with that suite's compiler (in

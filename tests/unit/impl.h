@@ -44,9 +44,9 @@ bool sm4ni_avx10_usable(const struct sm4ni_avx10_features *f);
 unsigned int sm4ni_avx10_test_detection(unsigned int *usable);
 
 /*
- * x86-64: .expandkey over an assembly key expansion @asm_fn of the
- * drivers without SM4 instructions (sm4_x86_expand_fn of
- * arch/x86/sm4_x86_glue.h, which needs kernel headers).
+ * x86-64: .expandkey over the assembly key expansion @asm_fn of a
+ * driver, as arch/x86/sm4_x86_glue.c's sm4_x86_expandkey() (which needs
+ * kernel headers).
  */
 #define SM4_TEST_X86_EXPANDKEY(name, asm_fn)				\
 void asm_fn(const u8 *key, u32 *rkey_enc, u32 *rkey_dec,		\

@@ -9,12 +9,12 @@
 #include <sm4/compat.h>
 #include <sm4/modes.h>
 #include <sm4/mac.h>
-#include "../../arch/x86/sm4-ni.h"
 #include "impl.h"
 #include "sm4ni_emu.h"
 
 SM4_DEFINE_MODE_OPS(sm4_ni_avx2_ops, sm4_ni_avx2);
 SM4_DEFINE_CBCMAC_OPS(sm4_ni_avx2_mac_ops, sm4_ni_avx2);
+SM4_TEST_X86_EXPANDKEY(sm4_ni_expandkey, sm4_ni_expand_key);
 
 /* CPUID.(EAX=7,ECX=1):EAX[2], as the kernel driver checks it. */
 static bool cpu_has_sm4ni(void)

@@ -3,7 +3,7 @@
  * The x86-64 SM4-instruction zmm backend (arch/x86/sm4-ni-avx10-asm_64.S)
  * in the harness, with its VSM4KEY4 key expansion: natively where the CPU
  * has the SM4 instructions and AVX10.2 (the enumeration of their EVEX
- * forms, as arch/x86/sm4_ni_avx10_glue.c checks it) with the AVX-512
+ * forms, as arch/x86/sm4_x86_glue.c checks it) with the AVX-512
  * state enabled, or with what the CPU lacks emulated: the SM4
  * instructions by sm4ni_emu.c (--emulate-sm4ni), their EVEX forms (and
  * on a CPU without AVX-512 everything EVEX) by evex_emu.c
@@ -14,12 +14,12 @@
 #include <stdio.h>
 #include <sm4/compat.h>
 #include <sm4/modes.h>
-#include "../../arch/x86/sm4-ni.h"
 #include "impl.h"
 #include "evex_emu.h"
 #include "sm4ni_emu.h"
 
 SM4_DEFINE_MODE_OPS(sm4_ni_avx10_ops, sm4_ni_avx10);
+SM4_TEST_X86_EXPANDKEY(sm4_ni_avx10_expandkey, sm4_ni_avx10_expand_key);
 
 /* CPUID.(7,1):EAX[2]: the SM4 instructions (their VEX forms). */
 static bool cpu_has_sm4(void)

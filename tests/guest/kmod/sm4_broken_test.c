@@ -102,7 +102,7 @@ MODULE_PARM_DESC(leak, "leak a buffer at load (for kmemleak to find)");
 
 static const struct sm4_mode_ops sm4_broken_ops;
 
-static struct sm4_skcipher_driver sm4_broken_driver = {
+static struct sm4_driver sm4_broken_driver = {
 	.name		= "broken",
 	.priority	= SM4_BROKEN_PRIORITY,
 	.owner		= THIS_MODULE,
@@ -275,7 +275,7 @@ static int __init sm4_broken_init(void)
 	if (leak)
 		sm4_broken_leak();
 
-	err = sm4_skcipher_register(&sm4_broken_driver);
+	err = sm4_driver_register(&sm4_broken_driver);
 	if (err) {
 		pr_err("registration failed: %d\n", err);
 		return err;
@@ -286,14 +286,14 @@ static int __init sm4_broken_init(void)
 	if (missing) {
 		pr_err("%u of %d skciphers not registered (mode_mask %#x): refusing to load\n",
 		       missing, SM4_NUM_MODES, sm4_broken_driver.mode_mask);
-		sm4_skcipher_unregister(&sm4_broken_driver);
+		sm4_driver_unregister(&sm4_broken_driver);
 		return -ENODEV;
 	}
 	if (gcm_bad_setkey) {
 		err = crypto_register_aead(&sm4_broken_gcm);
 		if (err) {
 			pr_err("gcm-sm4-broken: registration failed: %d\n", err);
-			sm4_skcipher_unregister(&sm4_broken_driver);
+			sm4_driver_unregister(&sm4_broken_driver);
 			return err;
 		}
 	}
@@ -310,7 +310,7 @@ static void __exit sm4_broken_exit(void)
 {
 	if (gcm_bad_setkey)
 		crypto_unregister_aead(&sm4_broken_gcm);
-	sm4_skcipher_unregister(&sm4_broken_driver);
+	sm4_driver_unregister(&sm4_broken_driver);
 }
 
 module_init(sm4_broken_init);
@@ -318,5 +318,5 @@ module_exit(sm4_broken_exit);
 
 MODULE_DESCRIPTION("Deliberately broken SM4 driver (test guests only)");
 MODULE_LICENSE("GPL");
-/* sm4_skcipher_register(), sm4_generic_mode_ops (include/sm4/compat.h). */
+/* sm4_driver_register(), sm4_generic_mode_ops (include/sm4/compat.h). */
 SM4_MODULE_IMPORT_NS();
