@@ -68,35 +68,61 @@ judge_begin()
 
 # expect-broken.sh --fallback VERDICT_FILE RUN_LOG: judge a part-3 run of
 # modules built with -DSM4_TEST_SILENT_FALLBACK (run-guest.sh
-# --silent-fallback: every skcipher request in the portable C code, the
-# results correct): the entry counts must fail for every project driver
-# with assembly, naming every mode, while every AF_ALG check passes; no
-# other failure.
+# --silent-fallback: every request and setkey of every family, skciphers,
+# gcm, ccm and the MACs, in the portable C code, the results correct):
+# the entry counts must fail for every project driver with assembly,
+# naming every skcipher mode, its five short requests, its setkey, and
+# every gcm, ccm and cmac check of it (sm4_glue_test), while every AF_ALG
+# check and every sm4_glue_test comparison passes; no other failure.
 if [ "${1:-}" = --fallback ]; then
 	judge_begin --fallback guest-fallback ": the silent fallback went unnoticed" "$@"
 	re='^FAIL: [^ ]+ part3 [a-z0-9_-]+ serves ecb cbc_enc cbc_dec cfb_enc cfb_dec ctr xts but its assembly for it was never entered \(hits: none\)$'
 	# suite.sh short_requests: five short requests per driver, each of
 	# which must have run in C.
 	short_re="^FAIL: [^ ]+ part3 short requests: [a-z-]+-sm4-[a-z0-9-]+ (enc|dec) [0-9]+ bytes never entered [a-z0-9_-]+'s [a-z_]+ assembly \\(entries [0-9]+ -> [0-9]+\\): the request ran in C$"
+	# suite.sh setkey_entries: the skcipher's key expansion, gcm's H.
+	setkey_re="^FAIL: [^ ]+ part3 setkey: (skcipher|aead) [a-z-]+-sm4-[a-z0-9-]+ never entered [a-z0-9_-]+'s (expand_key|ecb) assembly \\(entries [0-9]+ -> [0-9]+\\): the key met the table S-box in C$"
+	# suite.sh glue_entries: gcm's table and GHASH, ccm's and cmac's
+	# CBC-MAC.
+	glue_re="^FAIL: [^ ]+ part3 glue: (gcm|ccm|cmac)-sm4-[a-z0-9-]+ never entered [a-z0-9_-]+'s [a-z_+]+ assembly \\(entries [0-9]+ -> [0-9]+\\): its requests ran the portable code$"
 	caught=$(grep -E "$re" <<<"$V" | awk '{ print $4 }' | sort -u | paste -sd' ')
 	checks=$(grep -cE '^PASS: [^ ]+ part3: check ' <<<"$V")
 	others=$(printf '%s\n%s\n' "$V" "$L" | grep -E '^(FAIL|ERROR):' |
-		grep -vE "$re" | grep -vE "$short_re" | sort -u)
+		grep -vE "$re" | grep -vE "$short_re" | grep -vE "$setkey_re" |
+		grep -vE "$glue_re" | sort -u)
 	bad=0
 	if [ -n "$caught" ]; then
 		say PASS "the entry counts catch the fallback of every mode in: $caught"
 	else
 		say FAIL "no driver's entry counts failed for all seven modes"; bad=1
 	fi
-	short_missed=
+	short_missed= setkey_missed= glue_missed=
 	for m in $caught; do
 		[ "$(grep -E "$short_re" <<<"$V" | grep -cF " $m's ")" -eq 5 ] ||
 			short_missed="$short_missed $m"
+		grep -E "$setkey_re" <<<"$V" | grep -qF " $m's expand_key " ||
+			setkey_missed="$setkey_missed $m"
+		# Every glue check of m failed, none passed.
+		if ! grep -E "$glue_re" <<<"$V" | grep -qF " $m's " ||
+				grep -E '^PASS: [^ ]+ part3 glue: ' <<<"$V" | grep -qF "entered $m's assembly"; then
+			glue_missed="$glue_missed $m"
+		fi
 	done
 	if [ -n "$caught" ] && [ -z "$short_missed" ]; then
 		say PASS "the short-request checks catch it too: all five short requests of every such driver ran in C"
 	else
 		say FAIL "the short-request checks did not fail five times for:${short_missed:- any driver}"; bad=1
+	fi
+	if [ -n "$caught" ] && [ -z "$setkey_missed" ]; then
+		say PASS "the setkey checks catch it: every such driver's key expansion ran in C"
+	else
+		say FAIL "the setkey checks did not fail for:${setkey_missed:- any driver}"; bad=1
+	fi
+	families=$(grep -E "$glue_re" <<<"$V" | sed -E 's/.* part3 glue: ([a-z]+)-sm4-.*/\1/' | sort -u | paste -sd' ')
+	if [ -n "$caught" ] && [ -z "$glue_missed" ] && [ "$families" = "ccm cmac gcm" ]; then
+		say PASS "the glue checks catch it in gcm, ccm and cmac: every such check of every such driver failed, none passed"
+	else
+		say FAIL "the glue checks (gcm, ccm, cmac) missed the fallback: families caught '${families:-none}', drivers not caught:${glue_missed:- none}"; bad=1
 	fi
 	if [ "$checks" -gt 0 ] && ! grep -qE '^FAIL: [^ ]+ part3: check ' <<<"$V"; then
 		say PASS "the results stayed correct: $checks AF_ALG checks passed, none failed"
