@@ -53,9 +53,9 @@ static char *alg = "";
 module_param(alg, charp, 0444);
 MODULE_PARM_DESC(alg, "driver name: gcm-sm4-*, ccm-sm4-* or cmac-sm4-*");
 
-static unsigned int cases = 24;
+static unsigned int cases = 16;
 module_param(cases, uint, 0444);
-MODULE_PARM_DESC(cases, "random requests per direction (default 24)");
+MODULE_PARM_DESC(cases, "random cases (default 16)");
 
 #define GT_MAX_AAD	4400
 #define GT_MAX_TEXT	9300
