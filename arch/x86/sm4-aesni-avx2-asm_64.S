@@ -81,7 +81,7 @@ SYM_TYPED_FUNC_START(sm4_aesni_avx2_cbcmac)
 	SM4X_SERIAL	cbcmac
 SYM_FUNC_END(sm4_aesni_avx2_cbcmac)
 
-/* Key expansion (sm4_x86_expand_fn, sm4_x86_glue.h). */
-SYM_TYPED_FUNC_START(sm4_aesni_avx2_expand_key)
+/* Key expansion: called by sm4_x86_expandkey() (sm4_x86_glue.c). */
+SYM_FUNC_START(sm4_aesni_avx2_expand_key)
 	SM4_AESNI_EXPAND_KEY_BODY
 SYM_FUNC_END(sm4_aesni_avx2_expand_key)

@@ -1201,12 +1201,12 @@ SYM_FUNC_END(sm4x_core_kk)
  * SM4_AESNI_EXPAND_KEY_BODY: the body, ending in RET, of
  * void <name>(const u8 *key, u32 *rkey_enc, u32 *rkey_dec, const u32 *fk,
  *	       const u32 *ck);
- * (sm4_x86_expand_fn, sm4_x86_glue.h): both schedules as sm4_expandkey()
- * makes them, rkey_dec[i] = rkey_enc[31 - i].  K0..K3 = MK ^ FK live in
- * %eax, %r9d, %r10d, %r11d; 8 iterations of 4 steps, no memory access
- * depends on the key.  Wipes every register that held key material.
- * The including file defines the function with SYM_TYPED_FUNC_START (it
- * is reached through a pointer).
+ * (SM4_X86_EXPAND_KEY, sm4_x86_drivers.h): both schedules as
+ * sm4_expandkey() makes them, rkey_dec[i] = rkey_enc[31 - i].  K0..K3 =
+ * MK ^ FK live in %eax, %r9d, %r10d, %r11d; 8 iterations of 4 steps, no
+ * memory access depends on the key.  Wipes every register that held key
+ * material.  sm4_x86_expandkey() (sm4_x86_glue.c) calls it directly, so
+ * the including file defines it with SYM_FUNC_START.
  */
 .macro SM4_AESNI_EXPAND_KEY_BODY
 	SM4_X86_EXPAND_KEY_FRAME SM4_AESNI_KEY_TAU

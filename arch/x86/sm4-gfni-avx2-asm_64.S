@@ -266,8 +266,8 @@ SYM_FUNC_END(SM4G_FN(gcm_enc))
 #endif
 
 #ifndef SM4G_NO_EXPAND_KEY
-/* Key expansion (sm4_x86_expand_fn, sm4_x86_glue.h). */
-SYM_TYPED_FUNC_START(SM4G_FN(expand_key))
+/* Key expansion: called by sm4_x86_expandkey() (sm4_x86_glue.c). */
+SYM_FUNC_START(SM4G_FN(expand_key))
 	SM4_GFNI_EXPAND_KEY_BODY
 SYM_FUNC_END(SM4G_FN(expand_key))
 #endif

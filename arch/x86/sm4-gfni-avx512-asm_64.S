@@ -1719,7 +1719,7 @@ SYM_TYPED_FUNC_START(sm4_gfni_avx512_gcm_enc)
 	SM4_LEAVE
 SYM_FUNC_END(sm4_gfni_avx512_gcm_enc)
 
-/* Key expansion (sm4_x86_expand_fn, sm4_x86_glue.h). */
-SYM_TYPED_FUNC_START(sm4_gfni_avx512_expand_key)
+/* Key expansion: called by sm4_x86_expandkey() (sm4_x86_glue.c). */
+SYM_FUNC_START(sm4_gfni_avx512_expand_key)
 	SM4_GFNI_EXPAND_KEY_BODY
 SYM_FUNC_END(sm4_gfni_avx512_expand_key)

@@ -29,7 +29,7 @@
 
 SM4NI_CORE_FUNCS 1
 
-SYM_TYPED_FUNC_START(sm4_ni_avx10_expand_key)
+SYM_FUNC_START(sm4_ni_avx10_expand_key)
 	SM4NI_EXPAND_KEY_BODY
 SYM_FUNC_END(sm4_ni_avx10_expand_key)
 

@@ -103,11 +103,9 @@ SYM_FUNC_END(sm4_core_zmm_2)
  *	       const u32 *ck);
  * K0..K3 = MK ^ FK, then eight VSM4KEY4 (VEX, xmm) with CK[4g .. 4g+3],
  * each giving rk[4g .. 4g+3]; rkey_dec[i] = rkey_enc[31 - i].  Wipes the
- * registers it used (key material).  Its address is passed to
- * sm4_ni_setkey() (sm4-ni.h), so the including file defines it with
- * SYM_TYPED_FUNC_START, like the bulk functions (and under its own name
- * spelled out: with kCFI that macro pastes the name into a symbol, which
- * an assembler macro argument cannot be).
+ * registers it used (key material).  sm4_x86_expandkey()
+ * (sm4_x86_glue.c) calls it directly, so the including file defines it
+ * with SYM_FUNC_START.
  */
 .macro SM4NI_EXPAND_KEY_BODY
 	vmovdqu		(%rdi), %xmm0
