@@ -101,8 +101,13 @@ static bool sm4_x86_has_avx10_2_512(void)
 {
 	unsigned int eax, ebx, ecx, edx;
 
-	if (boot_cpu_data.cpuid_level < 0x24 ||
-	    !sm4_x86_cpuid_7_1(&eax, &edx) || !(edx & SM4_CPUID_7_1_EDX_AVX10))
+	if (boot_cpu_data.cpuid_level < 0x24)
+		return false;
+	cpuid_count(7, 0, &eax, &ebx, &ecx, &edx);
+	if (eax < 1)
+		return false;
+	cpuid_count(7, 1, &eax, &ebx, &ecx, &edx);
+	if (!(edx & SM4_CPUID_7_1_EDX_AVX10))
 		return false;
 	cpuid_count(0x24, 0, &eax, &ebx, &ecx, &edx);
 	return (ebx & SM4_CPUID_24_EBX_VER) >= 2 &&

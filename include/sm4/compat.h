@@ -191,23 +191,6 @@ static inline bool sm4_x86_prefer_ymm(void)
  * boot_cpu_data (and clear it with AVX); elsewhere CPUID is read
  * directly, after checking that leaf 7 and its subleaf 1 exist.
  */
-/*
- * CPUID.(EAX=7,ECX=1) into @eax and @edx if the CPU has that subleaf,
- * else false (also for the AVX10 check of arch/x86/sm4_x86_glue.c).
- */
-static inline bool sm4_x86_cpuid_7_1(unsigned int *eax, unsigned int *edx)
-{
-	unsigned int ebx, ecx;
-
-	if (boot_cpu_data.cpuid_level < 7)
-		return false;
-	cpuid_count(7, 0, eax, &ebx, &ecx, edx);
-	if (*eax < 1)
-		return false;
-	cpuid_count(7, 1, eax, &ebx, &ecx, edx);
-	return true;
-}
-
 #ifdef X86_FEATURE_SM4
 static inline bool sm4_x86_has_sm4ni(void)
 {
@@ -216,9 +199,15 @@ static inline bool sm4_x86_has_sm4ni(void)
 #else
 static inline bool sm4_x86_has_sm4ni(void)
 {
-	unsigned int eax, edx;
+	unsigned int eax, ebx, ecx, edx;
 
-	return sm4_x86_cpuid_7_1(&eax, &edx) && (eax & BIT(2));
+	if (boot_cpu_data.cpuid_level < 7)
+		return false;
+	cpuid_count(7, 0, &eax, &ebx, &ecx, &edx);
+	if (eax < 1)
+		return false;
+	cpuid_count(7, 1, &eax, &ebx, &ecx, &edx);
+	return eax & BIT(2);
 }
 #endif
 #elif defined(CONFIG_ARM64)
