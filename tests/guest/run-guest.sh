@@ -440,6 +440,9 @@ KMODS_WANTED="virtio_pci virtio_blk virtio_console virtio_rng dm_mod dm_crypt
 want_part 12 && KMODS_WANTED="$KMODS_WANTED algif_aead algif_hash cmac xcbc
 	tls gcm ccm ghash_generic authenc
 	seqiv echainiv drbg jitterentropy_rng esp4 xfrm_user veth"
+# Part 3: sm4_glue_test.ko's references, the kernel's gcm, ccm and cmac
+# templates over sm4-generic (gcm's GHASH: ghash-generic up to 6.x).
+want_part 3 && KMODS_WANTED="$KMODS_WANTED gcm ccm cmac ghash_generic"
 [ "$ARCH" = x86_64 ] && KMODS_WANTED="$KMODS_WANTED crc32c_intel"
 # Part 11: what upstream's modules need from the kernel (crypto_simd,
 # cryptd, ...; upstream's own SM4 modules come from $UPSTREAM), and the
