@@ -19,6 +19,10 @@
 #     (K > 0; "[...]" is the driver that served the name; for cts the
 #     names are cts-cbc-sm4-S and cts(cbc(sm4)));
 #   - for every mode, some other driver passes "check" on the same vectors;
+#   - sm4_cfb_fuzz.ko (part 3: random messages, scatterlists and IV
+#     chaining against CFB over the single-block sm4-generic) reports the
+#     driver's cfb output wrong, and passes another cfb(sm4) driver:
+#       FAIL: <arch> <part> cfb fuzz cfb-sm4-S: N of N messages differ from CFB over sm4-generic (...): message ...: output differs from the reference ...
 #   - no other FAIL: or ERROR: line, except the consequences of those
 #     mismatches: "cross M ... DISAGREE (...)" naming M-sm4-S, and
 #     "sm4-afalg check|cross exit status 1".  So a module that registered
@@ -197,6 +201,7 @@ explained()
 	re="^FAIL: [^ ]+ [^:]+: (check ($drv|$gen) \\[($drv)\\]: [0-9]+ of [0-9]+ cases failed: [1-9][0-9]* mismatches, 0 request errors( \\(0 wrote outside the output, 0 changed the source\\))?"
 	re="$re|cross ($alt) [0-9]+ cases, [0-9]+ drivers DISAGREE \\((.* )?($drv)( .*)?\\) \\([0-9.]+ s\\)"
 	re="$re|sm4-afalg (check|cross) exit status 1)\$"
+	re="$re|^FAIL: [^ ]+ [^ ]+ cfb fuzz cfb-sm4-$SUFFIX: [1-9][0-9]* of [0-9]+ messages differ from CFB over sm4-generic \\([^)]*seed [0-9]+\\): message [0-9]+: .*: output differs from the reference from byte [0-9]+ .*\$"
 	grep -E "$re"
 }
 
@@ -226,5 +231,9 @@ done
 	verdict FAIL "no mismatch reported by sm4-afalg check for:$missing"
 [ -z "$nocorrect" ] ||
 	verdict FAIL "no correct driver passed sm4-afalg check on the same vectors for:$nocorrect"
+grep -qE "^FAIL: [^ ]+ [^:]+ cfb fuzz cfb-sm4-$SUFFIX: [1-9][0-9]* of [0-9]+ messages differ from CFB over sm4-generic .*: output differs from the reference " <<<"$V" ||
+	verdict FAIL "sm4_cfb_fuzz did not report cfb-sm4-$SUFFIX's wrong output (no \"cfb fuzz cfb-sm4-$SUFFIX: N of M messages differ\" FAIL)"
+grep -qE "^PASS: [^ ]+ [^:]+ cfb fuzz cfb[-(]sm4[-a-z0-9]*\)?: [0-9]+ messages " <<<"$V" ||
+	verdict FAIL "sm4_cfb_fuzz passed no correct cfb(sm4) driver beside cfb-sm4-$SUFFIX"
 
-verdict PASS "the $SUFFIX driver's mismatches are caught in every mode, by driver name and generic name (sm4-afalg check), and nothing else failed ($(grep -c '^FAIL:' <<<"$V") FAIL lines, $end)"
+verdict PASS "the $SUFFIX driver's mismatches are caught in every mode, by driver name and generic name (sm4-afalg check), its cfb by sm4_cfb_fuzz too, and nothing else failed ($(grep -c '^FAIL:' <<<"$V") FAIL lines, $end)"

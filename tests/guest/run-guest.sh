@@ -58,6 +58,10 @@
 #   --fuzz-iterations N  cryptomgr.fuzz_iterations=N (debug kernel)
 #   --cross-cases N      cases per mode of part 3's sm4-afalg cross
 #                        (default: its own, 2000)
+#   --cfb-fuzz N         random messages per cfb(sm4) driver of
+#                        tests/guest/kmod's sm4_cfb_fuzz.ko (part 3; part
+#                        fuzz on the debug kernel; default 200, with
+#                        part fuzz the fuzz iterations)
 #   --append ARGS        more kernel command-line arguments (e.g. noxsave)
 #   --reuse-modules DIR  take the modules DIR/modules of an earlier run
 #                        (its work directory) instead of building them
@@ -90,6 +94,7 @@ VERBOSE=0
 DEBUG_KERNEL=0
 FUZZ_ITERATIONS=
 CROSS_CASES=
+CFB_FUZZ=
 APPEND=
 REUSE=
 
@@ -121,6 +126,7 @@ while [ $# -gt 0 ]; do
 	--debug-kernel) DEBUG_KERNEL=1; shift ;;
 	--fuzz-iterations) FUZZ_ITERATIONS=$2; shift 2 ;;
 	--cross-cases) CROSS_CASES=$2; shift 2 ;;
+	--cfb-fuzz) CFB_FUZZ=$2; shift 2 ;;
 	--append) APPEND=$2; shift 2 ;;
 	--reuse-modules) REUSE=$2; shift 2 ;;
 	-h|--help) usage 0 ;;
@@ -652,6 +658,8 @@ ARCH=$ARCH
 PARTS=$PARTS
 CASES=$CASES
 CROSS_CASES=$CROSS_CASES
+CFB_FUZZ=$CFB_FUZZ
+SEED=$SEED
 BROKEN=$BROKEN
 BROKEN_ARGS='$BROKEN_ARGS'
 STRESS_SECONDS=$STRESS_SECONDS

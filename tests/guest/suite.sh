@@ -6,7 +6,8 @@
 # Phase 1 (first boot): the parts listed in $PARTS:
 #   1 load the project modules, check /proc/crypto and name resolution
 #   2 tcrypt mode=191 (distro tcrypt.ko and the patched sm4_tcrypt.ko)
-#   3 AF_ALG known-answer and cross-driver tests (sm4-afalg)
+#   3 AF_ALG known-answer and cross-driver tests (sm4-afalg), the
+#     in-kernel cfb fuzz (sm4_cfb_fuzz.ko)
 #   4 bad-input matrix (sm4-afalg) and the XTS weak-key test module
 #   5 dm-crypt/LUKS2 with sm4-xts-plain64, cryptsetup benchmark
 #   6 parallel AF_ALG stress (sm4-afalg)
@@ -1102,7 +1103,87 @@ part3()
 	sbox_aligned part3
 	short_requests part3
 	setkey_entries part3
+	cfb_fuzz_check part3
 	part_end
+}
+
+# cfb_fuzz_run ITERATIONS: tests/guest/kmod's sm4_cfb_fuzz.ko over every
+# cfb(sm4) driver /proc/crypto lists (ITERATIONS random messages each,
+# compared with CFB over the single-block sm4-generic: no kernel has a
+# generic cfb(sm4) to fuzz against from 6.8 on, and testmgr no cfb(sm4)
+# entry).  Its kernel lines go to /tmp/cfbfuzz.log, the drivers to
+# /tmp/cfbfuzz.drivers; CFB_FUZZ_RC is insmod's status.  Returns 1 (after
+# a FAIL) when it could not run.
+CFB_FUZZ_RC=
+cfb_fuzz_run()
+{
+	local drvs out
+
+	: >/tmp/cfbfuzz.log
+	crypto_table | awk '$1 == "cfb(sm4)" && $8 != "yes" { print $2 }' |
+		sort -u >/tmp/cfbfuzz.drivers
+	drvs=$(tr '\n' , </tmp/cfbfuzz.drivers)
+	if [ ! -e "$KMODS/sm4_cfb_fuzz.ko" ]; then
+		fail "cfb fuzz: sm4_cfb_fuzz.ko missing (tests/guest/kmod not built)"
+		return 1
+	fi
+	if [ -z "$drvs" ]; then
+		fail "cfb fuzz: no cfb(sm4) driver in /proc/crypto"
+		return 1
+	fi
+	dmesg_mark
+	out=$(insmod "$KMODS/sm4_cfb_fuzz.ko" drivers="${drvs%,}" \
+		iterations="$1" seed="${SEED:-0}" 2>&1)
+	CFB_FUZZ_RC=$?
+	dmesg_new | grep 'sm4-cfb-fuzz:' | sed 's/^\[[ 0-9.]*\] //' >/tmp/cfbfuzz.log
+	is_loaded sm4_cfb_fuzz && rmmod sm4_cfb_fuzz
+	[ -z "$out" ] || echo "  | insmod sm4_cfb_fuzz: $out"
+	return 0
+}
+
+# cfb_fuzz_result DRIVER: sm4_cfb_fuzz's verdict on DRIVER: "PASS text"
+# or "FAIL text: first failing message", nothing if it gave none.
+cfb_fuzz_result()
+{
+	local r
+
+	r=$(grep -F -e "sm4-cfb-fuzz: PASS $1: " -e "sm4-cfb-fuzz: FAIL $1: " \
+		/tmp/cfbfuzz.log | head -n 1 | sed 's/^sm4-cfb-fuzz: //')
+	case $r in
+	FAIL*) echo "$r: $(grep -F "sm4-cfb-fuzz: $1: message " /tmp/cfbfuzz.log |
+		head -n 1 | sed "s/^sm4-cfb-fuzz: $1: //")" ;;
+	*) echo "$r" ;;
+	esac
+}
+
+# cfb_fuzz_check TAG: where part fuzz (the debug kernel) did not run it
+# already, cfb_fuzz_run with CFB_FUZZ iterations, one PASS/FAIL per
+# driver; a SKIP where the kernel has no switch to disable SIMD (the
+# module says so: only kernels with the self-tests' fuzzer have it).
+cfb_fuzz_check()
+{
+	local tag=$1 drv r t0
+
+	want_part fuzz && return 0
+	t0=$(uptime_s)
+	cfb_fuzz_run "${CFB_FUZZ:-200}" || return
+	say "TIME: $ARCH $tag cfb fuzz of every cfb(sm4) driver (${CFB_FUZZ:-200} messages each) $(elapsed "$t0") s"
+	while read -r drv; do
+		r=$(cfb_fuzz_result "$drv")
+		case $r in
+		PASS*) pass "$tag cfb fuzz $drv: ${r#"PASS $drv: "}" ;;
+		FAIL*) fail "$tag cfb fuzz $drv: ${r#"FAIL $drv: "}" ;;
+		*) fail "$tag cfb fuzz $drv: sm4_cfb_fuzz gave no result for it (insmod status $CFB_FUZZ_RC)" ;;
+		esac
+	done </tmp/cfbfuzz.drivers
+	if grep -qE '^sm4-cfb-fuzz: FAIL: ' /tmp/cfbfuzz.log; then
+		fail "$tag cfb fuzz: $(grep -m1 -E '^sm4-cfb-fuzz: FAIL: ' /tmp/cfbfuzz.log)"
+	elif [ "$CFB_FUZZ_RC" -ne 0 ] && ! grep -q '^sm4-cfb-fuzz: FAIL ' /tmp/cfbfuzz.log; then
+		fail "$tag cfb fuzz: insmod sm4_cfb_fuzz failed ($CFB_FUZZ_RC) with no driver failing"
+	fi
+	grep -q 'this kernel has no switch to disable it' /tmp/cfbfuzz.log &&
+		skip "$tag cfb fuzz with SIMD disabled" \
+			"this kernel has no crypto_simd_disabled_for_test (only kernels with the self-tests' fuzzer do): every message ran with SIMD usable"
 }
 
 # --- part 4 ---------------------------------------------------------------
