@@ -82,25 +82,41 @@ if [ "${1:-}" = --fallback ]; then
 	# suite.sh short_requests: five short requests per driver, each of
 	# which must have run in C.
 	short_re="^FAIL: [^ ]+ part3 short requests: [a-z-]+-sm4-[a-z0-9-]+ (enc|dec) [0-9]+ bytes never entered [a-z0-9_-]+'s [a-z_]+ assembly \\(entries [0-9]+ -> [0-9]+\\): the request ran in C$"
+	# and eight long requests (four pages, every mode function), none of
+	# whose pages may have entered the assembly.
+	long_re="^FAIL: [^ ]+ part3 long requests: [a-z-]+-sm4-[a-z0-9-]+ (enc|dec) [0-9]+ bytes entered [a-z0-9_-]+'s [a-z_]+ assembly 0 times, fewer than its [0-9]+ pages \\(entries [0-9]+ -> [0-9]+\\): part of the request ran in C$"
 	caught=$(grep -E "$re" <<<"$V" | awk '{ print $4 }' | sort -u | paste -sd' ')
 	checks=$(grep -cE '^PASS: [^ ]+ part3: check ' <<<"$V")
 	others=$(printf '%s\n%s\n' "$V" "$L" | grep -E '^(FAIL|ERROR):' |
-		grep -vE "$re" | grep -vE "$short_re" | sort -u)
+		grep -vE "$re" | grep -vE "$short_re" | grep -vE "$long_re" | sort -u)
 	bad=0
 	if [ -n "$caught" ]; then
 		say PASS "the entry counts catch the fallback of every mode in: $caught"
 	else
 		say FAIL "no driver's entry counts failed for all seven modes"; bad=1
 	fi
-	short_missed=
-	for m in $caught; do
-		[ "$(grep -E "$short_re" <<<"$V" | grep -cF " $m's ")" -eq 5 ] ||
-			short_missed="$short_missed $m"
-	done
+	# missed_of RE N: the caught drivers without exactly N lines of RE.
+	missed_of()
+	{
+		local m out=
+
+		for m in $caught; do
+			[ "$(grep -E "$1" <<<"$V" | grep -cF " $m's ")" -eq "$2" ] ||
+				out="$out $m"
+		done
+		echo "$out"
+	}
+	short_missed=$(missed_of "$short_re" 5)
 	if [ -n "$caught" ] && [ -z "$short_missed" ]; then
 		say PASS "the short-request checks catch it too: all five short requests of every such driver ran in C"
 	else
 		say FAIL "the short-request checks did not fail five times for:${short_missed:- any driver}"; bad=1
+	fi
+	long_missed=$(missed_of "$long_re" 8)
+	if [ -n "$caught" ] && [ -z "$long_missed" ]; then
+		say PASS "the long-request counts catch it too: no page of the eight four-page requests of every such driver entered its assembly"
+	else
+		say FAIL "the long-request counts did not fail eight times for:${long_missed:- any driver}"; bad=1
 	fi
 	if [ "$checks" -gt 0 ] && ! grep -qE '^FAIL: [^ ]+ part3: check ' <<<"$V"; then
 		say PASS "the results stayed correct: $checks AF_ALG checks passed, none failed"

@@ -31,6 +31,8 @@
 #                        (crypto/sm4_glue.c: every skcipher request of a
 #                        SIMD driver in the portable C code, results
 #                        correct); the run must then fail the entry counts
+#   --fallback-from N    with --silent-fallback: only requests of at least
+#                        N bytes (e.g. 4097: the long requests of part 3)
 #   --suite SUITE        Debian suite whose kernel boots: bookworm (6.1),
 #                        trixie (6.12), sid (newest); default: this host's.
 #                        Modules are built with that suite's compiler (in
@@ -79,6 +81,7 @@ CASES=10000
 PARTS=1,2,3,4,5,6,7,8,9,10,11,12
 BROKEN=0
 FALLBACK=0
+FALLBACK_FROM=
 BROKEN_ARGS=
 KVER=
 SUITE=
@@ -113,6 +116,7 @@ while [ $# -gt 0 ]; do
 	--parts) PARTS=$2; shift 2 ;;
 	--with-broken) BROKEN=1; shift ;;
 	--silent-fallback) FALLBACK=1; shift ;;
+	--fallback-from) FALLBACK_FROM=$2; shift 2 ;;
 	--broken-args) BROKEN_ARGS=$2; shift 2 ;;
 	--kver) KVER=$2; shift 2 ;;
 	--suite) SUITE=$2; shift 2 ;;
@@ -324,7 +328,7 @@ if [ -n "$REUSE" ]; then
 	fi
 else
 	[ $FALLBACK = 1 ] &&
-		export SM4_MAKEFLAGS="${SM4_MAKEFLAGS:-} KCFLAGS=-DSM4_TEST_SILENT_FALLBACK"
+		export SM4_MAKEFLAGS="${SM4_MAKEFLAGS:-} KCFLAGS=-DSM4_TEST_SILENT_FALLBACK${FALLBACK_FROM:+=$FALLBACK_FROM}"
 	"$REPO_ROOT/tests/lib/build-modules.sh" "$ARCH" ${KVER:+"$(norm_kver "$KVER")"} \
 		"$WORK/modules" "${BARGS[@]}" >"$WORK/modules.list" ||
 		setup_fail "build modules for $SUITE (see $WORK/modules/build.log)"
