@@ -41,15 +41,17 @@ sm4_skcipher_alg_of(struct crypto_skcipher *tfm)
 
 /*
  * A fault for the test suite only (built with
- * KCFLAGS=-DSM4_TEST_SILENT_FALLBACK by tests/guest/run-guest.sh
- * --silent-fallback): every skcipher request of a SIMD driver in the
- * portable code, results still correct, as a driver that silently lost
- * its assembly would run.  The suite's entry counts must catch it.
+ * KCFLAGS=-DSM4_TEST_SILENT_FALLBACK[=N] by tests/guest/run-guest.sh
+ * --silent-fallback [--fallback-from N]): every skcipher request of a
+ * SIMD driver of at least N bytes (default 1: all) in the portable code,
+ * results still correct, as a driver that silently lost its assembly
+ * (for long requests only, with N) would run.  The suite's entry counts
+ * must catch it.
  */
 #ifdef SM4_TEST_SILENT_FALLBACK
-#define SM4_SILENT_FALLBACK	true
+#define SM4_SILENT_FALLBACK(len)	((len) >= (SM4_TEST_SILENT_FALLBACK))
 #else
-#define SM4_SILENT_FALLBACK	false
+#define SM4_SILENT_FALLBACK(len)	false
 #endif
 
 /*
@@ -67,7 +69,7 @@ sm4_glue_ops(const struct sm4_skcipher_driver *drv, unsigned int len,
 	if (!drv->uses_simd)
 		return drv->small_ops && len < drv->small_below ?
 		       drv->small_ops : drv->ops;
-	if (!crypto_simd_usable() || SM4_SILENT_FALLBACK)
+	if (!crypto_simd_usable() || SM4_SILENT_FALLBACK(len))
 		return &sm4_generic_mode_ops;
 	*simd = true;
 	if (drv->small_ops && len < drv->small_below)
