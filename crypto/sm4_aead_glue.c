@@ -49,7 +49,7 @@ static const struct sm4_driver *sm4_gcm_drv(struct crypto_aead *tfm)
 static int sm4_gcm_setkey(struct crypto_aead *tfm, const u8 *key,
 			  unsigned int key_len)
 {
-	struct sm4_impl impl = sm4_impl_of(sm4_gcm_drv(tfm), SM4_IMPL_WIDE);
+	struct sm4_impl impl = sm4_impl_wide(sm4_gcm_drv(tfm), key_len);
 	struct sm4_gcm_ctx *ctx = crypto_aead_ctx(tfm);
 	int err;
 
@@ -109,10 +109,12 @@ static bool sm4_gcm_table_ready(struct sm4_gcm_ctx *ctx,
  * GHASH while another request makes the table, the portable code
  * otherwise.
  */
-static struct sm4_impl sm4_gcm_start(struct crypto_aead *tfm,
+static struct sm4_impl sm4_gcm_start(struct aead_request *req,
 				     struct sm4_ghash *gh)
 {
-	struct sm4_impl impl = sm4_impl_of(sm4_gcm_drv(tfm), SM4_IMPL_WIDE);
+	struct crypto_aead *tfm = crypto_aead_reqtfm(req);
+	struct sm4_impl impl = sm4_impl_wide(sm4_gcm_drv(tfm),
+					     req->assoclen + req->cryptlen);
 	struct sm4_gcm_ctx *ctx = crypto_aead_ctx(tfm);
 
 	if (impl.gcm->init && sm4_gcm_table_ready(ctx, &impl)) {
@@ -226,7 +228,7 @@ static int sm4_gcm_encrypt(struct aead_request *req)
 	 * first step maps a page (with kmap_atomic() on 6.1), which the
 	 * hash must not run under.
 	 */
-	impl = sm4_gcm_start(tfm, &gh);
+	impl = sm4_gcm_start(req, &gh);
 	sm4_gcm_hash_sg(&impl, &gh, req->src, 0, req->assoclen);
 	sm4_gcm_first_ctr(ctr, req->iv);
 	err = skcipher_walk_aead_encrypt(&walk, req, false);
@@ -262,7 +264,7 @@ static int sm4_gcm_decrypt(struct aead_request *req)
 	cryptlen = req->cryptlen - authsize;
 
 	/* Verify first: AAD and ciphertext are both read from src. */
-	impl = sm4_gcm_start(tfm, &gh);
+	impl = sm4_gcm_start(req, &gh);
 	sm4_gcm_hash_sg(&impl, &gh, req->src, 0, req->assoclen);
 	sm4_gcm_hash_sg(&impl, &gh, req->src, req->assoclen, cryptlen);
 	sm4_gcm_final(&impl, ctx, &gh, req->iv, req->assoclen, cryptlen, tag);

@@ -15,16 +15,18 @@
 
 /*
  * A fault for the test suite only (built with
- * KCFLAGS=-DSM4_TEST_SILENT_FALLBACK by tests/guest/run-guest.sh
- * --silent-fallback): every request and setkey of a SIMD driver, in
- * every family, on the portable code, results still correct, as a
- * driver that silently lost its assembly would run.  The suite's entry
- * counts must catch it.
+ * KCFLAGS=-DSM4_TEST_SILENT_FALLBACK[=N] by tests/guest/run-guest.sh
+ * --silent-fallback [--fallback-from N]): every operation of a SIMD
+ * driver on at least N bytes (default 1: all; an empty one counts as
+ * one byte), requests and setkeys of every family, on the portable
+ * code, results still correct, as a driver that silently lost its
+ * assembly (for long requests only, with N) would run.  The suite's
+ * entry counts must catch it.
  */
 #ifdef SM4_TEST_SILENT_FALLBACK
-#define SM4_SILENT_FALLBACK	true
+#define SM4_SILENT_FALLBACK(len)	(max(len, 1U) >= (SM4_TEST_SILENT_FALLBACK))
 #else
-#define SM4_SILENT_FALLBACK	false
+#define SM4_SILENT_FALLBACK(len)	false
 #endif
 
 static const struct sm4_impl sm4_portable = {
@@ -38,7 +40,7 @@ static const struct sm4_impl sm4_portable = {
  * that no request, however short, and no key runs the table S-box of the
  * portable code; the portable code only where SIMD is not usable.
  */
-struct sm4_impl sm4_impl_of(const struct sm4_driver *drv, unsigned int len)
+struct sm4_impl sm4_impl_wide(const struct sm4_driver *drv, unsigned int len)
 {
 	struct sm4_impl impl = {
 		.ops		= drv->ops,
@@ -48,9 +50,17 @@ struct sm4_impl sm4_impl_of(const struct sm4_driver *drv, unsigned int len)
 		.simd		= drv->uses_simd,
 	};
 
-	if (drv->uses_simd && (SM4_SILENT_FALLBACK || !crypto_simd_usable()))
+	if (drv->uses_simd &&
+	    (SM4_SILENT_FALLBACK(len) || !crypto_simd_usable()))
 		return sm4_portable;
-	if (drv->small_ops && len < drv->small_below)
+	return impl;
+}
+
+struct sm4_impl sm4_impl_of(const struct sm4_driver *drv, unsigned int len)
+{
+	struct sm4_impl impl = sm4_impl_wide(drv, len);
+
+	if (impl.ops == drv->ops && drv->small_ops && len < drv->small_below)
 		impl.ops = drv->small_ops;
 	return impl;
 }

@@ -42,7 +42,7 @@ sm4_skcipher_alg_of(struct crypto_skcipher *tfm)
 static int sm4_glue_expandkey(const struct sm4_driver *drv, struct sm4_ctx *ctx,
 			      const u8 *key, unsigned int key_len)
 {
-	struct sm4_impl impl = sm4_impl_of(drv, SM4_IMPL_WIDE);
+	struct sm4_impl impl = sm4_impl_wide(drv, key_len);
 
 	return sm4_impl_expandkey(&impl, ctx, key, key_len);
 }

@@ -19,12 +19,6 @@
 #include <sm4/compat.h>
 #include <sm4/core.h>
 
-/* What a MAC or ccm request (or setkey) of @drv runs on here. */
-static struct sm4_impl sm4_mac_impl(const struct sm4_driver *drv)
-{
-	return sm4_impl_of(drv, SM4_IMPL_WIDE);
-}
-
 /* ---- cbcmac, cmac, xcbc ------------------------------------------- */
 
 /*
@@ -46,7 +40,7 @@ static int sm4_mac_setkey(struct crypto_shash *tfm, const u8 *key,
 			  unsigned int key_len)
 {
 	const struct sm4_mac_alg *salg = sm4_mac_alg_of(tfm);
-	struct sm4_impl impl = sm4_mac_impl(salg->drv);
+	struct sm4_impl impl = sm4_impl_wide(salg->drv, key_len);
 	struct sm4_mac_tfm_ctx *ctx = crypto_shash_ctx(tfm);
 	u8 k1[SM4_BLOCK_SIZE];
 	int err;
@@ -81,7 +75,8 @@ static int sm4_mac_init(struct shash_desc *desc)
 static int sm4_mac_shash_update(struct shash_desc *desc, const u8 *p,
 				unsigned int len)
 {
-	struct sm4_impl impl = sm4_mac_impl(sm4_mac_alg_of(desc->tfm)->drv);
+	struct sm4_impl impl = sm4_impl_wide(sm4_mac_alg_of(desc->tfm)->drv,
+					     len);
 	const struct sm4_mac_tfm_ctx *ctx = crypto_shash_ctx(desc->tfm);
 	struct sm4_mac_state *st = shash_desc_ctx(desc);
 
@@ -100,7 +95,7 @@ static int sm4_mac_shash_update(struct shash_desc *desc, const u8 *p,
 static int sm4_mac_final(struct shash_desc *desc, u8 *out)
 {
 	const struct sm4_mac_alg *salg = sm4_mac_alg_of(desc->tfm);
-	struct sm4_impl impl = sm4_mac_impl(salg->drv);
+	struct sm4_impl impl = sm4_impl_wide(salg->drv, SM4_BLOCK_SIZE);
 	const struct sm4_mac_tfm_ctx *ctx = crypto_shash_ctx(desc->tfm);
 	struct sm4_mac_state *st = shash_desc_ctx(desc);
 
@@ -184,7 +179,7 @@ static const struct sm4_ccm_alg *sm4_ccm_alg_of(struct crypto_aead *tfm)
 static int sm4_ccm_setkey(struct crypto_aead *tfm, const u8 *key,
 			  unsigned int key_len)
 {
-	struct sm4_impl impl = sm4_mac_impl(sm4_ccm_alg_of(tfm)->drv);
+	struct sm4_impl impl = sm4_impl_wide(sm4_ccm_alg_of(tfm)->drv, key_len);
 
 	return sm4_impl_expandkey(&impl, crypto_aead_ctx(tfm), key, key_len);
 }
@@ -218,7 +213,8 @@ static int sm4_ccm_auth_start(struct aead_request *req,
 	const struct sm4_ctx *ctx = crypto_aead_ctx(tfm);
 	int err;
 
-	r->impl = sm4_mac_impl(sm4_ccm_alg_of(tfm)->drv);
+	r->impl = sm4_impl_wide(sm4_ccm_alg_of(tfm)->drv,
+				req->assoclen + cryptlen);
 	r->rk = ctx->rkey_enc;
 	sm4_impl_begin(&r->impl);
 	err = sm4_ccm_start(r->impl.mac, r->rk, &r->st, req->iv, req->assoclen,

@@ -35,6 +35,19 @@
 #define SM4_MODULE_IMPORT_NS()		MODULE_IMPORT_NS(SM4_SYMBOL_NS)
 #endif
 
+/*
+ * The kernel's single-block cipher API (crypto_cipher_*) is exported in
+ * the CRYPTO_INTERNAL namespace; the same 6.13 change of
+ * MODULE_IMPORT_NS()'s argument applies (the test modules use it).
+ */
+#if LINUX_VERSION_CODE >= KERNEL_VERSION(6, 13, 0)
+#define SM4_MODULE_IMPORT_CRYPTO_INTERNAL()	\
+	MODULE_IMPORT_NS("CRYPTO_INTERNAL")
+#else
+#define SM4_MODULE_IMPORT_CRYPTO_INTERNAL()	\
+	MODULE_IMPORT_NS(CRYPTO_INTERNAL)
+#endif
+
 /* <asm/unaligned.h> moved to <linux/unaligned.h> in 6.12. */
 #if LINUX_VERSION_CODE >= KERNEL_VERSION(6, 12, 0)
 #include <linux/unaligned.h>
@@ -129,6 +142,20 @@ static inline void sm4_sgw_done(struct scatter_walk *w, const u8 *p,
 #define SM4_REGISTER_GENERIC_CFB 1
 #else
 #define SM4_REGISTER_GENERIC_CFB 0
+#endif
+
+/*
+ * The per-CPU switch with which the crypto self-tests make
+ * crypto_simd_usable() false, to test the code that runs without SIMD:
+ * only in kernels built with the fuzzing self-tests, whose option was
+ * CONFIG_CRYPTO_MANAGER_EXTRA_TESTS up to 6.15 and is
+ * CONFIG_CRYPTO_SELFTESTS_FULL from 6.16 (the test modules use it).
+ */
+#if defined(CONFIG_CRYPTO_MANAGER_EXTRA_TESTS) || \
+	defined(CONFIG_CRYPTO_SELFTESTS_FULL)
+#define SM4_HAVE_SIMD_TEST_SWITCH 1
+#else
+#define SM4_HAVE_SIMD_TEST_SWITCH 0
 #endif
 
 /*

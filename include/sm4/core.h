@@ -29,14 +29,15 @@ struct sm4_impl {
 	bool simd;			/* sections are SIMD sections */
 };
 
-/* The @len of an AEAD or MAC: never the driver's small_ops. */
-#define SM4_IMPL_WIDE	UINT_MAX
-
 /*
- * The one SIMD-or-portable decision: what a request of @len bytes on
- * @drv runs on in this context.
+ * The one SIMD-or-portable decision: what an operation on @len bytes
+ * (a request, a key) of @drv runs on in this context.  sm4_impl_of() is
+ * for skciphers and the cipher, whose short requests may take the
+ * driver's small_ops; sm4_impl_wide() for setkeys, the AEADs and the
+ * MACs, which always use its ops (their tables have the wide layout).
  */
 struct sm4_impl sm4_impl_of(const struct sm4_driver *drv, unsigned int len);
+struct sm4_impl sm4_impl_wide(const struct sm4_driver *drv, unsigned int len);
 
 static inline void sm4_impl_begin(const struct sm4_impl *impl)
 {

@@ -19,6 +19,10 @@
 #     (K > 0; "[...]" is the driver that served the name; for cts the
 #     names are cts-cbc-sm4-S and cts(cbc(sm4)));
 #   - for every mode, some other driver passes "check" on the same vectors;
+#   - sm4_cfb_fuzz.ko (part 3: random messages, scatterlists and IV
+#     chaining against CFB over the single-block sm4-generic) reports the
+#     driver's cfb output wrong, and passes another cfb(sm4) driver:
+#       FAIL: <arch> <part> cfb fuzz cfb-sm4-S: N of N messages differ from CFB over sm4-generic (...): message ...: output differs from the reference ...
 #   - no other FAIL: or ERROR: line, except the consequences of those
 #     mismatches: "cross M ... DISAGREE (...)" naming M-sm4-S, and
 #     "sm4-afalg check|cross exit status 1".  So a module that registered
@@ -71,15 +75,19 @@ judge_begin()
 # --silent-fallback: every request and setkey of every family, skciphers,
 # gcm, ccm and the MACs, in the portable C code, the results correct):
 # the entry counts must fail for every project driver with assembly,
-# naming every skcipher mode, its five short requests, its setkey, and
-# every gcm, ccm and cmac check of it (sm4_glue_test), while every AF_ALG
-# check and every sm4_glue_test comparison passes; no other failure.
+# naming every skcipher mode, its five short and eight long requests, its
+# setkey, and every gcm, ccm and cmac check of it (sm4_glue_test), while
+# every AF_ALG check and every sm4_glue_test comparison passes; no other
+# failure.
 if [ "${1:-}" = --fallback ]; then
 	judge_begin --fallback guest-fallback ": the silent fallback went unnoticed" "$@"
 	re='^FAIL: [^ ]+ part3 [a-z0-9_-]+ serves ecb cbc_enc cbc_dec cfb_enc cfb_dec ctr xts but its assembly for it was never entered \(hits: none\)$'
 	# suite.sh short_requests: five short requests per driver, each of
 	# which must have run in C.
 	short_re="^FAIL: [^ ]+ part3 short requests: [a-z-]+-sm4-[a-z0-9-]+ (enc|dec) [0-9]+ bytes never entered [a-z0-9_-]+'s [a-z_]+ assembly \\(entries [0-9]+ -> [0-9]+\\): the request ran in C$"
+	# and eight long requests (four pages, every mode function), none of
+	# whose pages may have entered the assembly.
+	long_re="^FAIL: [^ ]+ part3 long requests: [a-z-]+-sm4-[a-z0-9-]+ (enc|dec) [0-9]+ bytes entered [a-z0-9_-]+'s [a-z_]+ assembly 0 times, fewer than its [0-9]+ pages \\(entries [0-9]+ -> [0-9]+\\): part of the request ran in C$"
 	# suite.sh setkey_entries: the skcipher's key expansion, gcm's H.
 	setkey_re="^FAIL: [^ ]+ part3 setkey: (skcipher|aead) [a-z-]+-sm4-[a-z0-9-]+ never entered [a-z0-9_-]+'s (expand_key|ecb) assembly \\(entries [0-9]+ -> [0-9]+\\): the key met the table S-box in C$"
 	# suite.sh glue_entries: gcm's table and GHASH, ccm's and cmac's
@@ -88,18 +96,28 @@ if [ "${1:-}" = --fallback ]; then
 	caught=$(grep -E "$re" <<<"$V" | awk '{ print $4 }' | sort -u | paste -sd' ')
 	checks=$(grep -cE '^PASS: [^ ]+ part3: check ' <<<"$V")
 	others=$(printf '%s\n%s\n' "$V" "$L" | grep -E '^(FAIL|ERROR):' |
-		grep -vE "$re" | grep -vE "$short_re" | grep -vE "$setkey_re" |
-		grep -vE "$glue_re" | sort -u)
+		grep -vE "$re" | grep -vE "$short_re" | grep -vE "$long_re" |
+		grep -vE "$setkey_re" | grep -vE "$glue_re" | sort -u)
 	bad=0
 	if [ -n "$caught" ]; then
 		say PASS "the entry counts catch the fallback of every mode in: $caught"
 	else
 		say FAIL "no driver's entry counts failed for all seven modes"; bad=1
 	fi
-	short_missed= setkey_missed= glue_missed=
+	# missed_of RE N: the caught drivers without exactly N lines of RE.
+	missed_of()
+	{
+		local m out=
+
+		for m in $caught; do
+			[ "$(grep -E "$1" <<<"$V" | grep -cF " $m's ")" -eq "$2" ] ||
+				out="$out $m"
+		done
+		echo "$out"
+	}
+	short_missed=$(missed_of "$short_re" 5)
+	setkey_missed= glue_missed=
 	for m in $caught; do
-		[ "$(grep -E "$short_re" <<<"$V" | grep -cF " $m's ")" -eq 5 ] ||
-			short_missed="$short_missed $m"
 		grep -E "$setkey_re" <<<"$V" | grep -qF " $m's expand_key " ||
 			setkey_missed="$setkey_missed $m"
 		# Every glue check of m failed, none passed.
@@ -112,6 +130,12 @@ if [ "${1:-}" = --fallback ]; then
 		say PASS "the short-request checks catch it too: all five short requests of every such driver ran in C"
 	else
 		say FAIL "the short-request checks did not fail five times for:${short_missed:- any driver}"; bad=1
+	fi
+	long_missed=$(missed_of "$long_re" 8)
+	if [ -n "$caught" ] && [ -z "$long_missed" ]; then
+		say PASS "the long-request counts catch it too: no page of the eight four-page requests of every such driver entered its assembly"
+	else
+		say FAIL "the long-request counts did not fail eight times for:${long_missed:- any driver}"; bad=1
 	fi
 	if [ -n "$caught" ] && [ -z "$setkey_missed" ]; then
 		say PASS "the setkey checks catch it: every such driver's key expansion ran in C"
@@ -223,6 +247,7 @@ explained()
 	re="^FAIL: [^ ]+ [^:]+: (check ($drv|$gen) \\[($drv)\\]: [0-9]+ of [0-9]+ cases failed: [1-9][0-9]* mismatches, 0 request errors( \\(0 wrote outside the output, 0 changed the source\\))?"
 	re="$re|cross ($alt) [0-9]+ cases, [0-9]+ drivers DISAGREE \\((.* )?($drv)( .*)?\\) \\([0-9.]+ s\\)"
 	re="$re|sm4-afalg (check|cross) exit status 1)\$"
+	re="$re|^FAIL: [^ ]+ [^ ]+ cfb fuzz cfb-sm4-$SUFFIX: [1-9][0-9]* of [0-9]+ messages differ from CFB over sm4-generic \\([^)]*seed [0-9]+\\): message [0-9]+: .*: output differs from the reference from byte [0-9]+ .*\$"
 	grep -E "$re"
 }
 
@@ -252,5 +277,9 @@ done
 	verdict FAIL "no mismatch reported by sm4-afalg check for:$missing"
 [ -z "$nocorrect" ] ||
 	verdict FAIL "no correct driver passed sm4-afalg check on the same vectors for:$nocorrect"
+grep -qE "^FAIL: [^ ]+ [^:]+ cfb fuzz cfb-sm4-$SUFFIX: [1-9][0-9]* of [0-9]+ messages differ from CFB over sm4-generic .*: output differs from the reference " <<<"$V" ||
+	verdict FAIL "sm4_cfb_fuzz did not report cfb-sm4-$SUFFIX's wrong output (no \"cfb fuzz cfb-sm4-$SUFFIX: N of M messages differ\" FAIL)"
+grep -qE "^PASS: [^ ]+ [^:]+ cfb fuzz cfb[-(]sm4[-a-z0-9]*\)?: [0-9]+ messages " <<<"$V" ||
+	verdict FAIL "sm4_cfb_fuzz passed no correct cfb(sm4) driver beside cfb-sm4-$SUFFIX"
 
-verdict PASS "the $SUFFIX driver's mismatches are caught in every mode, by driver name and generic name (sm4-afalg check), and nothing else failed ($(grep -c '^FAIL:' <<<"$V") FAIL lines, $end)"
+verdict PASS "the $SUFFIX driver's mismatches are caught in every mode, by driver name and generic name (sm4-afalg check), its cfb by sm4_cfb_fuzz too, and nothing else failed ($(grep -c '^FAIL:' <<<"$V") FAIL lines, $end)"

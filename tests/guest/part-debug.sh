@@ -18,10 +18,17 @@
 #     waited for: an algorithm is done when /proc/crypto says "selftest:
 #     passed" or the kernel logged "alg: self-tests for NAME using DRIVER
 #     failed";
-#   - per driver: PASS if passed with no "alg:" message naming it; SKIP
-#     if testmgr has no vectors for it ("alg: No test for": nothing was
-#     tested, not a pass); FAIL otherwise, with the kernel's first "alg:"
-#     message about it (a fuzzer catch names a "random:" vector);
+#   - cfb(sm4), which testmgr has no entry for from 6.8 (and no generic
+#     cfb to fuzz against): tests/guest/kmod's sm4_cfb_fuzz.ko over every
+#     cfb(sm4) driver, CFB_FUZZ (default: fuzz_iterations) random
+#     messages each against CFB over the single-block sm4-generic, a
+#     quarter with SIMD disabled as testmgr disables it (suite.sh,
+#     cfb_fuzz_run);
+#   - per driver: PASS if passed with no "alg:" message naming it (a
+#     cfb(sm4) driver: and sm4_cfb_fuzz passed it); SKIP if testmgr has
+#     no vectors for it ("alg: No test for": nothing was tested, not a
+#     pass); FAIL otherwise, with the kernel's first "alg:" message about
+#     it (a fuzzer catch names a "random:" vector) or sm4_cfb_fuzz's;
 #   - no "skipping comparison tests" (the fuzzer found no generic
 #     implementation to compare with) and no "alg:" error about anything.
 #
@@ -94,7 +101,7 @@ fuzz_unbindable()
 
 part_fuzz()
 {
-	local tag=partfuzz p it t0 name drv mod st type msg off
+	local tag=partfuzz p it t0 name drv mod st type msg off cfb
 	local np=0 nf=0 ns=0
 
 	part_begin fuzz "crypto self-tests and fuzzer"
@@ -124,12 +131,39 @@ part_fuzz()
 	fi
 	wait_done "$tag self-tests unfinished" "$FUZZ_WAIT" 5 selftests_pending
 	say "TIME: $ARCH $tag self-tests of every SM4 algorithm (fuzz_iterations=$it) $(elapsed "$t0") s"
+	# cfb(sm4): no generic cfb to fuzz against from 6.8 on, and no
+	# testmgr entry; sm4_cfb_fuzz.ko compares each driver with CFB over
+	# the single-block sm4-generic, SIMD disabled for some messages.
+	t0=$(uptime_s)
+	cfb_fuzz_run "${CFB_FUZZ:-$it}"
+	say "TIME: $ARCH $tag cfb fuzz of every cfb(sm4) driver (${CFB_FUZZ:-$it} messages each) $(elapsed "$t0") s"
 	dmesg | grep 'alg:' >/tmp/alg.log
 	crypto_table | awk '$3 ~ /^sm4/' >/tmp/fuzz.tab
 	while read -r name drv mod _ st type _; do
 		msg=$(grep -F " $drv " /tmp/alg.log | grep -vF "No test for" | head -n1 |
 			sed 's/^\[[ 0-9.]*\] //')
-		if [ "$st" = passed ] && grep -qF "alg: No test for $name ($drv)" /tmp/alg.log; then
+		if [ "$name" = "cfb(sm4)" ]; then
+			cfb=$(cfb_fuzz_result "$drv")
+			case $cfb in
+			PASS*) cfb="sm4_cfb_fuzz passed: ${cfb#"PASS $drv: "}" ;;
+			FAIL*) cfb="sm4_cfb_fuzz: ${cfb#"FAIL $drv: "}" ;;
+			*) cfb="sm4_cfb_fuzz gave no result (insmod status $CFB_FUZZ_RC)" ;;
+			esac
+		else
+			cfb=
+		fi
+		if [ -n "$cfb" ] && [ "$st" = passed ] && [ -z "$msg" ] &&
+				[ "${cfb#sm4_cfb_fuzz passed}" != "$cfb" ]; then
+			if grep -qF "alg: No test for $name ($drv)" /tmp/alg.log; then
+				pass "$tag $drv ($name, $type, $mod): testmgr has no vectors for it; $cfb"
+			else
+				pass "$tag $drv ($name, $type, $mod): self-test passed; $cfb"
+			fi
+			np=$((np + 1))
+		elif [ -n "$cfb" ] && [ "$st" = passed ] && [ -z "$msg" ]; then
+			fail "$tag $drv ($name, $type, $mod): $cfb"
+			nf=$((nf + 1))
+		elif [ "$st" = passed ] && grep -qF "alg: No test for $name ($drv)" /tmp/alg.log; then
 			skip "$tag $drv ($name, $type, $mod): self-test" \
 				"testmgr has no vectors for $name (\"alg: No test for $name ($drv)\"): neither tested nor fuzzed"
 			ns=$((ns + 1))
@@ -155,6 +189,9 @@ part_fuzz()
 	if [ -s /tmp/alg.other ]; then
 		sed 's/^/  | /' /tmp/alg.other | head -n 10
 		fail "$tag self-test errors of other algorithms in the kernel log"
+	fi
+	if grep -qE '^sm4-cfb-fuzz: FAIL: ' /tmp/cfbfuzz.log; then
+		fail "$tag cfb fuzz: $(grep -m1 -E '^sm4-cfb-fuzz: FAIL: ' /tmp/cfbfuzz.log)"
 	fi
 	say "FUZZ-RESULT: $np passed, $nf failed, $ns without vectors"
 	part_end

@@ -32,6 +32,8 @@
 #                        SIMD driver, in every family, in the portable C
 #                        code, results correct); the run must then fail
 #                        the entry counts
+#   --fallback-from N    with --silent-fallback: only requests of at least
+#                        N bytes (e.g. 4097: the long requests of part 3)
 #   --suite SUITE        Debian suite whose kernel boots: bookworm (6.1),
 #                        trixie (6.12), sid (newest); default: this host's.
 #                        Modules are built with that suite's compiler (in
@@ -59,6 +61,10 @@
 #   --fuzz-iterations N  cryptomgr.fuzz_iterations=N (debug kernel)
 #   --cross-cases N      cases per mode of part 3's sm4-afalg cross
 #                        (default: its own, 2000)
+#   --cfb-fuzz N         random messages per cfb(sm4) driver of
+#                        tests/guest/kmod's sm4_cfb_fuzz.ko (part 3; part
+#                        fuzz on the debug kernel; default 200, with
+#                        part fuzz the fuzz iterations)
 #   --append ARGS        more kernel command-line arguments (e.g. noxsave)
 #   --reuse-modules DIR  take the modules DIR/modules of an earlier run
 #                        (its work directory) instead of building them
@@ -76,6 +82,7 @@ CASES=10000
 PARTS=1,2,3,4,5,6,7,8,9,10,11,12
 BROKEN=0
 FALLBACK=0
+FALLBACK_FROM=
 BROKEN_ARGS=
 KVER=
 SUITE=
@@ -91,6 +98,7 @@ VERBOSE=0
 DEBUG_KERNEL=0
 FUZZ_ITERATIONS=
 CROSS_CASES=
+CFB_FUZZ=
 APPEND=
 REUSE=
 
@@ -109,6 +117,7 @@ while [ $# -gt 0 ]; do
 	--parts) PARTS=$2; shift 2 ;;
 	--with-broken) BROKEN=1; shift ;;
 	--silent-fallback) FALLBACK=1; shift ;;
+	--fallback-from) FALLBACK_FROM=$2; shift 2 ;;
 	--broken-args) BROKEN_ARGS=$2; shift 2 ;;
 	--kver) KVER=$2; shift 2 ;;
 	--suite) SUITE=$2; shift 2 ;;
@@ -122,6 +131,7 @@ while [ $# -gt 0 ]; do
 	--debug-kernel) DEBUG_KERNEL=1; shift ;;
 	--fuzz-iterations) FUZZ_ITERATIONS=$2; shift 2 ;;
 	--cross-cases) CROSS_CASES=$2; shift 2 ;;
+	--cfb-fuzz) CFB_FUZZ=$2; shift 2 ;;
 	--append) APPEND=$2; shift 2 ;;
 	--reuse-modules) REUSE=$2; shift 2 ;;
 	-h|--help) usage 0 ;;
@@ -319,7 +329,7 @@ if [ -n "$REUSE" ]; then
 	fi
 else
 	[ $FALLBACK = 1 ] &&
-		export SM4_MAKEFLAGS="${SM4_MAKEFLAGS:-} KCFLAGS=-DSM4_TEST_SILENT_FALLBACK"
+		export SM4_MAKEFLAGS="${SM4_MAKEFLAGS:-} KCFLAGS=-DSM4_TEST_SILENT_FALLBACK${FALLBACK_FROM:+=$FALLBACK_FROM}"
 	"$REPO_ROOT/tests/lib/build-modules.sh" "$ARCH" ${KVER:+"$(norm_kver "$KVER")"} \
 		"$WORK/modules" "${BARGS[@]}" >"$WORK/modules.list" ||
 		setup_fail "build modules for $SUITE (see $WORK/modules/build.log)"
@@ -656,6 +666,8 @@ ARCH=$ARCH
 PARTS=$PARTS
 CASES=$CASES
 CROSS_CASES=$CROSS_CASES
+CFB_FUZZ=$CFB_FUZZ
+SEED=$SEED
 BROKEN=$BROKEN
 BROKEN_ARGS='$BROKEN_ARGS'
 STRESS_SECONDS=$STRESS_SECONDS

@@ -66,7 +66,11 @@ fi
 # Bump when the build steps below change: cached kernels are rebuilt.
 RECIPE="sm4 debug kernel v2: tinyconfig + fragments, olddefconfig, all, modules_install"
 KEY=$( (cat "$FRAG" "$FRAG2"; echo "$RECIPE"; basename "$SRCDEB") | sha256sum | cut -c1-12)
-TOP="$CACHE/debug-kernel"
+# The canonical path: the tree's generated files (out/Makefile, out/source)
+# name the source by this path, and the module builds bind-mount that very
+# path into the suite's chroot, where a symlinked $CACHE (SM4_CACHE pointing
+# at a link) does not resolve (seen: "No rule to make target .../src/Makefile").
+TOP=$(realpath -m "$CACHE/debug-kernel")
 D="$TOP/$ARCH-$KEY"
 if [ -e "$D/.complete" ]; then
 	echo "$D"

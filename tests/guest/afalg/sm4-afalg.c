@@ -2009,7 +2009,7 @@ static int cmd_badinput(int argc, char **argv)
 
 /* ---- once ----------------------------------------------------------- */
 
-#define ONCE_MAXLEN	4096
+#define ONCE_MAXLEN	65536
 
 /* once_request: one request of LEN bytes in place on BUF through NAME. */
 static int once_request(const char *name, int mode, bool enc,

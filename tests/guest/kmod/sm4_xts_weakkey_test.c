@@ -29,6 +29,7 @@
 #include <linux/slab.h>
 #include <linux/string.h>
 #include <crypto/skcipher.h>
+#include "sm4_test_names.h"
 
 #define WEAKKEY_KEY_SIZE	32
 #define WEAKKEY_DATA_SIZE	64
@@ -138,10 +139,7 @@ static int __init weakkey_test_init(void)
 	if (!list)
 		return -ENOMEM;
 	cur = list;
-	while ((name = strsep(&cur, ",")) != NULL) {
-		name = strim(name);
-		if (!*name)
-			continue;
+	while ((name = sm4_test_next_name(&cur)) != NULL) {
 		tested++;
 		if (!weakkey_test_one(name))
 			failed++;
