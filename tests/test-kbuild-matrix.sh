@@ -57,6 +57,48 @@ want_modules()
 	esac
 }
 
+# neon_state CHROOT KDIR DIR TAG: the per-CPU NEON state buffer of
+# sm4_simd_begin() (include/sm4/compat.h) is defined exactly once, in
+# sm4_generic.ko, where the kernel's kernel_neon_begin() takes one (its
+# prototype in KDIR's <asm/neon.h>; the build itself proves the probe of
+# arch/arm64/Kbuild.inc right, as a wrong answer does not compile), and
+# nowhere where it takes none.  A copy per compilation unit (the
+# buffer defined static in the header) shows as several definitions.
+neon_state()
+{
+	local chr=$1 kdir=$2 dir=$3 tag=$4 src want ko n defs= total=0
+
+	# Debian's arch header directory includes the common one's Makefile
+	# (the kernel's srctree, which holds asm/neon.h).
+	src=$chr$(sed -n 's|^include \(/.*\)/Makefile$|\1|p' "$chr$kdir/Makefile")
+	[ "$src" != "$chr" ] || src=$chr$kdir
+	if [ -f "$src/arch/arm64/include/asm/neon.h" ] &&
+	   grep -Eq 'kernel_neon_begin\([[:space:]]*struct[[:space:]]+user_fpsimd_state' \
+		"$src/arch/arm64/include/asm/neon.h"; then
+		want=1
+	elif [ -f "$src/arch/arm64/include/asm/neon.h" ]; then
+		want=0
+	else
+		echo "FAIL: kbuild $tag: no arch/arm64/include/asm/neon.h under $src: the NEON state check ran on nothing"
+		return 1
+	fi
+	for ko in "$chr$dir"/*.ko; do
+		n=$(readelf -sW "$ko" | awk '$8 == "sm4_softirq_fpsimd_state" &&
+			$7 != "UND" { n++ } END { print n + 0 }')
+		[ "$n" -gt 0 ] || continue
+		total=$((total + n))
+		defs="$defs $(basename "$ko") ($n)"
+	done
+	if [ "$want" = 1 ] && [ "$total" = 1 ] && [ "$defs" = " sm4_generic.ko (1)" ]; then
+		echo "PASS: kbuild $tag: kernel_neon_begin() takes a state buffer; the per-CPU one is defined once, in sm4_generic.ko"
+	elif [ "$want" = 0 ] && [ "$total" = 0 ]; then
+		echo "PASS: kbuild $tag: kernel_neon_begin() takes no state buffer; no module defines one"
+	else
+		echo "FAIL: kbuild $tag: per-CPU NEON state buffer: want $([ "$want" = 1 ] && echo "one definition, in sm4_generic.ko" || echo none), found $total:${defs:- none}"
+		return 1
+	fi
+}
+
 # build SUITE CHROOT ARCH: build and check one suite x arch.
 build()
 {
@@ -143,6 +185,7 @@ build()
 		echo "FAIL: kbuild $suite $arch ($ver): namespaces: sm4_driver_register '${ns:-none}' (want SM4_CRYPTO), sm4_expandkey '${abi_ns:-not exported}' (want -), $m.ko imports '${imp:-nothing}' (want SM4_CRYPTO)"
 		rc=1
 	fi
+	[ "$arch" = arm64 ] && { neon_state "$chr" "$kdir" "$dir" "$suite $arch ($ver)" || rc=1; }
 	# The SM4 instructions are bytes (arch/x86/sm4-ni.h): check them
 	# against this suite's binutils, which knows the mnemonics.
 	if [ "$arch" = x86_64 ]; then

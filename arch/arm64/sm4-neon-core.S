@@ -8,6 +8,10 @@
  * 64 bytes, the index lowered by 64 between them), so no memory access
  * depends on the key or the data.
  *
+ * The key expansion (sm4_neon_expand_key, at the end) runs each word of
+ * the schedule through the same S-box, so that no memory access at setkey
+ * depends on the key either.
+ *
  * Register use beyond the contract of sm4-modes.S:
  *   v8-v11   round temporaries (t, y of each group of four blocks)
  *   v12      0x40 in every byte (index step between the four tables)
@@ -19,30 +23,57 @@
 
 #include <linux/linkage.h>
 #include <linux/cfi_types.h>
+#include <linux/errno.h>
 #include <asm/assembler.h>
 
 	.text
 
-/* Load the S-box and the constants: state for every function below. */
-.macro sm4_load_state
+/* The S-box into v16-v31, through x12 (left just past it). */
+.macro sm4_neon_load_sbox
 	adr_l	x12, .Lsm4_neon_tables
 	ld1	{v16.16b-v19.16b}, [x12], #64
 	ld1	{v20.16b-v23.16b}, [x12], #64
 	ld1	{v24.16b-v27.16b}, [x12], #64
 	ld1	{v28.16b-v31.16b}, [x12], #64
+.endm
+
+/* Load the S-box and the constants: state for every bulk function. */
+.macro sm4_load_state
+	sm4_neon_load_sbox
 	ld1	{v13.16b-v14.16b}, [x12]
 	movi	v12.16b, #0x40
 .endm
 
-/* S-box on every byte of v\t into v\y; v\t is used up. */
-.macro sm4_neon_sbox, y, t
-	tbl	v\y\().16b, {v16.16b-v19.16b}, v\t\().16b
-	sub	v\t\().16b, v\t\().16b, v12.16b
-	tbx	v\y\().16b, {v20.16b-v23.16b}, v\t\().16b
-	sub	v\t\().16b, v\t\().16b, v12.16b
-	tbx	v\y\().16b, {v24.16b-v27.16b}, v\t\().16b
-	sub	v\t\().16b, v\t\().16b, v12.16b
-	tbx	v\y\().16b, {v28.16b-v31.16b}, v\t\().16b
+/*
+ * sm4_neon_sbox step, y, t[, y2, t2]: the S-box on every byte of v\t into
+ * v\y (and of v\t2 into v\y2, interleaved with the first), with the S-box
+ * in v16-v31 and 0x40 in every byte of v\step: TBL on the first 64 bytes
+ * of the table, then TBX on each next 64 with the index lowered by 64
+ * (TBL/TBX leave an out-of-range index's byte zero/unchanged).  v\t and
+ * v\t2 are used up.
+ */
+.macro sm4_neon_sbox_look, op, lo, hi, y, t, y2, t2
+	\op	v\y\().16b, {v\lo\().16b-v\hi\().16b}, v\t\().16b
+	.ifnb	\y2
+	\op	v\y2\().16b, {v\lo\().16b-v\hi\().16b}, v\t2\().16b
+	.endif
+.endm
+
+.macro sm4_neon_sbox_next, step, t, t2
+	sub	v\t\().16b, v\t\().16b, v\step\().16b
+	.ifnb	\t2
+	sub	v\t2\().16b, v\t2\().16b, v\step\().16b
+	.endif
+.endm
+
+.macro sm4_neon_sbox, step, y, t, y2, t2
+	sm4_neon_sbox_look tbl, 16, 19, \y, \t, \y2, \t2
+	sm4_neon_sbox_next \step, \t, \t2
+	sm4_neon_sbox_look tbx, 20, 23, \y, \t, \y2, \t2
+	sm4_neon_sbox_next \step, \t, \t2
+	sm4_neon_sbox_look tbx, 24, 27, \y, \t, \y2, \t2
+	sm4_neon_sbox_next \step, \t, \t2
+	sm4_neon_sbox_look tbx, 28, 31, \y, \t, \y2, \t2
 .endm
 
 /*
@@ -69,7 +100,7 @@
 	eor	v8.16b, v8.16b, v\b\().16b
 	eor	v8.16b, v8.16b, v\c\().16b
 	eor	v8.16b, v8.16b, v\d\().16b
-	sm4_neon_sbox 9, 8
+	sm4_neon_sbox 12, 9, 8
 	sm4_neon_linear \a, 9, 8
 .endm
 
@@ -82,20 +113,7 @@
 	eor	v8.16b, v8.16b, v\c\().16b
 	eor	v10.16b, v10.16b, v\d2\().16b
 	eor	v8.16b, v8.16b, v\d\().16b
-	tbl	v9.16b, {v16.16b-v19.16b}, v8.16b
-	tbl	v11.16b, {v16.16b-v19.16b}, v10.16b
-	sub	v8.16b, v8.16b, v12.16b
-	sub	v10.16b, v10.16b, v12.16b
-	tbx	v9.16b, {v20.16b-v23.16b}, v8.16b
-	tbx	v11.16b, {v20.16b-v23.16b}, v10.16b
-	sub	v8.16b, v8.16b, v12.16b
-	sub	v10.16b, v10.16b, v12.16b
-	tbx	v9.16b, {v24.16b-v27.16b}, v8.16b
-	tbx	v11.16b, {v24.16b-v27.16b}, v10.16b
-	sub	v8.16b, v8.16b, v12.16b
-	sub	v10.16b, v10.16b, v12.16b
-	tbx	v9.16b, {v28.16b-v31.16b}, v8.16b
-	tbx	v11.16b, {v28.16b-v31.16b}, v10.16b
+	sm4_neon_sbox 12, 9, 8, 11, 10
 	eor	v\a\().16b, v\a\().16b, v9.16b
 	eor	v\a2\().16b, v\a2\().16b, v11.16b
 	tbl	v8.16b, {v9.16b}, v14.16b
@@ -203,6 +221,86 @@ SYM_FUNC_END(sm4_neon_crypt8)
 
 #define SM4_FN(name)	sm4_neon_ ## name
 #include "sm4-modes.S"
+
+/*
+ * One step of the key schedule, \a ^= T'(\b ^ \c ^ \d ^ CK[i]) with
+ * T'(x) = L'(tau(x)), L'(B) = B ^ (B <<< 13) ^ (B <<< 23): the word goes
+ * through v0 to the S-box (into v1, 0x40 steps in v2) and back to w7; the
+ * new round key \a is stored as rkey_enc[i] (x0, advanced) and as
+ * rkey_dec[31 - i] (x14, lowered).  CK[i] from x13, advanced.
+ */
+.macro sm4_neon_key_step, a, b, c, d
+	ldr	w7, [x13], #4
+	eor	w7, w7, \b
+	eor	w7, w7, \c
+	eor	w7, w7, \d
+	fmov	s0, w7
+	sm4_neon_sbox 2, 1, 0
+	fmov	w7, s1
+	eor	\a, \a, w7
+	eor	\a, \a, w7, ror #19
+	eor	\a, \a, w7, ror #9
+	str	\a, [x0], #4
+	str	\a, [x14, #-4]!
+.endm
+
+/*
+ * int sm4_neon_expand_key(struct sm4_ctx *ctx, const u8 *key,
+ *			   unsigned int key_len);
+ *
+ * sm4-neon's struct sm4_driver.expandkey itself (called through
+ * that pointer, hence SYM_TYPED_FUNC_START; prototype in sm4-neon.h):
+ * both schedules as sm4_expandkey() makes them, ctx->rkey_enc at ctx and
+ * ctx->rkey_dec, rkey_enc reversed, at ctx + 128; 0, or -EINVAL if
+ * key_len is not 16.  K0..K3 = MK ^ FK live in w3-w6 (w8, w9: FK), then
+ * eight times four steps with the roles rotated, the S-box of every step
+ * in registers: no memory access depends on the key.  Uses only
+ * caller-saved registers and zeroes those that held key material or the
+ * S-box: w3-w9, v0-v2, v16-v31.
+ */
+SYM_TYPED_FUNC_START(sm4_neon_expand_key)
+	cmp	w2, #16
+	b.ne	.Lsm4_neon_expand_key_inval
+	sm4_neon_load_sbox
+	movi	v2.16b, #0x40
+	ldp	w3, w4, [x1]
+	ldp	w5, w6, [x1, #8]
+CPU_LE(	rev	w3, w3	)
+CPU_LE(	rev	w4, w4	)
+CPU_LE(	rev	w5, w5	)
+CPU_LE(	rev	w6, w6	)
+	adr_l	x12, crypto_sm4_fk
+	ldp	w8, w9, [x12]
+	eor	w3, w3, w8
+	eor	w4, w4, w9
+	ldp	w8, w9, [x12, #8]
+	eor	w5, w5, w8
+	eor	w6, w6, w9
+	adr_l	x13, crypto_sm4_ck
+	add	x14, x0, #256		/* just past ctx->rkey_dec */
+	mov	w15, #8
+.Lsm4_neon_expand_key_loop:
+	sm4_neon_key_step w3, w4, w5, w6
+	sm4_neon_key_step w4, w5, w6, w3
+	sm4_neon_key_step w5, w6, w3, w4
+	sm4_neon_key_step w6, w3, w4, w5
+	subs	w15, w15, #1
+	b.ne	.Lsm4_neon_expand_key_loop
+	mov	w3, wzr
+	mov	w4, wzr
+	mov	w5, wzr
+	mov	w6, wzr
+	mov	w7, wzr
+	mov	w8, wzr
+	mov	w9, wzr
+	sm4_wipe_v 0, 1, 2, 16, 17, 18, 19, 20, 21, 22, 23, \
+		   24, 25, 26, 27, 28, 29, 30, 31
+	mov	w0, wzr
+	ret
+.Lsm4_neon_expand_key_inval:
+	mov	w0, #-EINVAL
+	ret
+SYM_FUNC_END(sm4_neon_expand_key)
 
 	.section	".rodata", "a"
 	.align	6

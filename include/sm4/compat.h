@@ -239,24 +239,30 @@ static inline bool sm4_x86_has_sm4ni(void)
 #endif
 #elif defined(CONFIG_ARM64)
 #include <asm/neon.h>
-#if LINUX_VERSION_CODE >= KERNEL_VERSION(6, 19, 0)
+#ifdef SM4_NEON_BEGIN_TAKES_STATE
 #include <linux/percpu.h>
 #include <linux/preempt.h>
 /*
- * 6.19 changed kernel_neon_begin()/kernel_neon_end() to take a caller
- * provided struct user_fpsimd_state (6.12: no argument; 7.2: argument).
- * It receives the task's kernel-mode FP/SIMD state when the task is
- * scheduled out, and, when the caller is a softirq, the state of the
+ * From 6.19 kernel_neon_begin()/kernel_neon_end() take a caller-provided
+ * struct user_fpsimd_state (6.1, 6.12: no argument).  arch/arm64/
+ * Kbuild.inc defines SM4_NEON_BEGIN_TAKES_STATE where the prototype in
+ * the kernel's <asm/neon.h> has that argument (a wrong answer does not
+ * compile: the calls would have one argument too many or too few).
+ * The buffer receives the task's kernel-mode FP/SIMD state when the task
+ * is scheduled out, and, when the caller is a softirq, the state of the
  * task-level kernel-mode SIMD code that the softirq interrupted.  It may
  * be NULL only in non-preemptible task context.
  *
  * The callers' sections are short (at most SM4_SIMD_CHUNK bytes of work)
  * and never sleep, so they run with preemption disabled, as on x86: task
- * context then needs no buffer.  A softirq gets a per-CPU buffer: with
- * preemption off and softirqs not nesting on a CPU, and no SIMD in hard
- * interrupts, no two sections of one CPU can use it at the same time.
+ * context then needs no buffer.  A softirq gets the per-CPU buffer
+ * sm4_softirq_fpsimd_state: with preemption off and softirqs not nesting
+ * on a CPU, and no SIMD in hard interrupts, no two sections of one CPU
+ * can use it at the same time, whichever module they are in.  It is
+ * defined once, in sm4_generic.ko (arch/arm64/sm4-simd-state.c), the
+ * module of every sm4_simd_begin() caller, and not exported.
  */
-static DEFINE_PER_CPU(struct user_fpsimd_state, sm4_softirq_fpsimd_state);
+DECLARE_PER_CPU(struct user_fpsimd_state, sm4_softirq_fpsimd_state);
 
 static inline struct user_fpsimd_state *sm4_simd_state(void)
 {

@@ -6,7 +6,9 @@
  * stores v0-v31 into after.  d8-d15 of its caller are saved around it.
  * It also paints the SM4_RW_STACK bytes below the stack pointer with
  * sm4_regwipe_paint before the call, copies them to sm4_regwipe_stack
- * right after it and notes the stack pointer in sm4_regwipe_sp.
+ * right after it and notes the stack pointer in sm4_regwipe_sp.  The
+ * general registers: x6-x18 are zero at the call, and x0-x18 (all the
+ * caller-saved ones) are stored into sm4_regwipe_gprs right after it.
  */
 #include "regwipe.h"
 	.text
@@ -24,6 +26,8 @@ sm4_regwipe_call:
 	mov	x19, x0
 	mov	x20, x1
 	mov	x21, x3
+	adrp	x22, sm4_regwipe_gprs
+	add	x22, x22, :lo12:sm4_regwipe_gprs
 	mov	x9, sp
 	adrp	x10, sm4_regwipe_sp
 	str	x9, [x10, :lo12:sm4_regwipe_sp]
@@ -45,7 +49,20 @@ sm4_regwipe_call:
 	ldp	x0, x1, [x20]
 	ldp	x2, x3, [x20, #16]
 	ldp	x4, x5, [x20, #32]
+	.irp	r, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15, 16, 17, 18
+	mov	x\r, xzr
+	.endr
 	blr	x19
+	stp	x0, x1, [x22]
+	stp	x2, x3, [x22, #16]
+	stp	x4, x5, [x22, #32]
+	stp	x6, x7, [x22, #48]
+	stp	x8, x9, [x22, #64]
+	stp	x10, x11, [x22, #80]
+	stp	x12, x13, [x22, #96]
+	stp	x14, x15, [x22, #112]
+	stp	x16, x17, [x22, #128]
+	str	x18, [x22, #144]
 	st1	{v0.16b-v3.16b}, [x21], #64
 	st1	{v4.16b-v7.16b}, [x21], #64
 	st1	{v8.16b-v11.16b}, [x21], #64

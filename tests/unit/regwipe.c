@@ -23,6 +23,14 @@
  * return addresses, spilled pointers), or a half of the registers'
  * pattern (callee-saved registers the function saved): a frame not wiped
  * shows its round keys, blocks or tweaks as anything else.
+ *
+ * And, on arm64, the general registers after a key expansion, where
+ * every value derived from the key is secret: the trampoline zeroes
+ * x6-x18 before the call and stores x0-x18 after it; each must then be
+ * zero, a small number, within 1 MiB of the stack pointer or of a pointer
+ * argument, or inside the program's image (pointers into its tables).
+ * A round key or key word left in one shows as anything else.  (The bulk
+ * functions may leave public values there, a counter or a length.)
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -38,7 +46,9 @@
 /* Shared with the trampolines (regwipe-<arch>.S). */
 u64 sm4_regwipe_paint, sm4_regwipe_sp;
 u64 sm4_regwipe_stack[SM4_RW_STACK / 8];
-extern const char __executable_start[], etext[];
+/* x0-x18 after the call (regwipe-aarch64.S); unused on x86-64. */
+u64 sm4_regwipe_gprs[SM4_RW_GPRS];
+extern const char __executable_start[], etext[], _end[];
 
 typedef void (*regwipe_fn)(void);
 
@@ -62,6 +72,7 @@ static struct {
 	unsigned int nregs, bytes;	/* registers seen, bytes of each */
 	const char *what;
 	bool zmm;
+	bool gprs;	/* the trampoline stores x0-x18 (sm4_regwipe_gprs) */
 } rw;
 
 static uint64_t rw_rng = 0x7265677769706521ull;
@@ -102,18 +113,46 @@ static unsigned int rw_stack_left(const u64 *args, const u8 *marks,
 }
 
 /*
+ * The general registers of sm4_regwipe_gprs that hold none of what a key
+ * expansion may leave (see the top of this file), as " x<n>" in @regs.
+ */
+static unsigned int rw_gprs_left(const u64 *args, char *regs, size_t size)
+{
+	unsigned int r, j, bad = 0;
+
+	for (r = 0; r < SM4_RW_GPRS; r++) {
+		u64 w = sm4_regwipe_gprs[r];
+		bool ok = w < (1u << 20) || rw_near(w, sm4_regwipe_sp) ||
+			  (w >= (u64)(uintptr_t)__executable_start &&
+			   w < (u64)(uintptr_t)_end);
+
+		for (j = 0; !ok && j < 6; j++)
+			ok = args[j] >= (1u << 20) && rw_near(w, args[j]);
+		if (ok)
+			continue;
+		bad++;
+		if (strlen(regs) < size - 8)
+			snprintf(regs + strlen(regs), size - strlen(regs),
+				 " x%u", r);
+	}
+	return bad;
+}
+
+/*
  * Call @fn(@a0 .. @a5) between the pattern and the dump; true if every
- * half of every register is zero or the pattern.  Details for @name.
+ * half of every register is zero or the pattern (and, with @gprs where
+ * the trampoline stores them, no general register holds data of the
+ * call).  Details for @name.
  */
 static bool rw_call(const char *impl, const char *name, unsigned int n,
-		    regwipe_fn fn, u64 a0, u64 a1, u64 a2, u64 a3, u64 a4,
-		    u64 a5)
+		    bool gprs, regwipe_fn fn, u64 a0, u64 a1, u64 a2, u64 a3,
+		    u64 a4, u64 a5)
 {
 	static u8 marks[REGS_MAX * REG_BYTES_MAX];
 	static u8 after[REGS_MAX * REG_BYTES_MAX];
 	const u64 args[6] = { a0, a1, a2, a3, a4, a5 };
-	unsigned int r, h, bad = 0, words, at = 0;
-	char regs[256] = "";
+	unsigned int r, h, bad = 0, words, at = 0, nx = 0;
+	char regs[256] = "", xregs[128] = "";
 
 	sm4_vec_fill(&rw_rng, marks, sizeof(marks));
 	sm4_vec_fill(&rw_rng, (u8 *)&sm4_regwipe_paint, 8);
@@ -149,7 +188,12 @@ static bool rw_call(const char *impl, const char *name, unsigned int n,
 	if (words && rw_details++ < 8)
 		fprintf(stderr, "regwipe detail: %s %s (%u blocks): %u words of its stack frame keep data of the call, the first %u bytes below the caller's stack pointer\n",
 			impl, name, n, words, at);
-	return !bad && !words;
+	if (gprs && rw.gprs)
+		nx = rw_gprs_left(args, xregs, sizeof(xregs));
+	if (nx && rw_details++ < 8)
+		fprintf(stderr, "regwipe detail: %s %s: %u general registers keep data of the call:%s\n",
+			impl, name, nx, xregs);
+	return !bad && !words && !nx;
 }
 
 #define RW(fn, ...)	((regwipe_fn)(fn)), __VA_ARGS__
@@ -177,7 +221,8 @@ void sm4_test_regwipe(void)
 #else
 	rw.nregs = 32;
 	rw.bytes = 16;
-	rw.what = "v0-v31";
+	rw.what = "v0-v31 (and x0-x18 after a key expansion)";
+	rw.gprs = true;
 #endif
 	sm4_vec_fill(&rw_rng, key, sizeof(key));
 	sm4_vec_fill(&rw_rng, src, sizeof(src));
@@ -211,14 +256,15 @@ void sm4_test_regwipe(void)
 			unsigned int c;
 
 			calls++;
-			bad += !rw_call(impl->name, "ecb", n,
+			bad += !rw_call(impl->name, "ecb", n, false,
 					RW(o->ecb, P(ctx.rkey_enc), P(dst),
 					   P(src), n, 0, 0));
 			for (c = 0; c < ARRAY_SIZE(chain); c++) {
 				memcpy(iv, key, 16);
 				calls++;
 				bad += !rw_call(impl->name, chain[c].name, n,
-						RW(chain[c].fn, P(chain[c].rk),
+						false, RW(chain[c].fn,
+						P(chain[c].rk),
 						   P(dst), P(src), n, P(iv), 0));
 			}
 			if (impl->gcm) {
@@ -226,19 +272,19 @@ void sm4_test_regwipe(void)
 				if (impl->gcm->init) {
 					calls++;
 					bad += !rw_call(impl->name, "gcm_init",
-							0, RW(impl->gcm->init,
+							0, false, RW(impl->gcm->init,
 							P(table), P(h), 0, 0,
 							0, 0));
 				}
 				calls++;
-				bad += !rw_call(impl->name, "ghash", n,
+				bad += !rw_call(impl->name, "ghash", n, false,
 						RW(impl->gcm->ghash, P(&gh),
 						   P(src), n, 0, 0, 0));
 				if (impl->gcm->enc) {
 					memcpy(iv, key, 16);
 					calls++;
 					bad += !rw_call(impl->name, "gcm_enc",
-							n, RW(impl->gcm->enc,
+							n, false, RW(impl->gcm->enc,
 							P(ctx.rkey_enc), P(dst),
 							P(src), n, P(iv),
 							P(&gh)));
@@ -249,14 +295,14 @@ void sm4_test_regwipe(void)
 
 				memset(mac, 0, sizeof(mac));
 				calls++;
-				bad += !rw_call(impl->name, "cbcmac", n,
+				bad += !rw_call(impl->name, "cbcmac", n, false,
 						RW(m->cbcmac, P(ctx.rkey_enc),
 						   P(mac), P(src), n, 0, 0));
 				if (m->ccm_enc) {
 					memcpy(iv, key, 16);
 					calls++;
 					bad += !rw_call(impl->name, "ccm_enc", n,
-							RW(m->ccm_enc,
+							false, RW(m->ccm_enc,
 							P(ctx.rkey_enc), P(dst),
 							P(src), n, P(iv),
 							P(mac)));
@@ -265,7 +311,7 @@ void sm4_test_regwipe(void)
 					memcpy(iv, key, 16);
 					calls++;
 					bad += !rw_call(impl->name, "ccm_dec_mac",
-							n, RW(m->ccm_dec_mac,
+							n, false, RW(m->ccm_dec_mac,
 							P(ctx.rkey_enc), P(src),
 							n, P(iv), P(mac), 0));
 				}
@@ -273,7 +319,7 @@ void sm4_test_regwipe(void)
 		}
 		if (impl->expandkey) {
 			calls++;
-			bad += !rw_call(impl->name, "expandkey", 0,
+			bad += !rw_call(impl->name, "expandkey", 0, true,
 					RW(impl->expandkey, P(&ctx2), P(key),
 					   16, 0, 0, 0));
 		}

@@ -1053,6 +1053,7 @@ static void test_expandkey(void)
 		0x01, 0x23, 0x45, 0x67, 0x89, 0xab, 0xcd, 0xef,
 		0xfe, 0xdc, 0xba, 0x98, 0x76, 0x54, 0x32, 0x10,
 	};
+	static const unsigned int bad_lens[] = { 0, 1, 15, 17, 24, 32 };
 
 	for (impl = sm4_test_impl_list(); impl; impl = impl->next) {
 		struct sm4_ctx a, b;
@@ -1078,6 +1079,15 @@ static void test_expandkey(void)
 		sm4_expandkey(&a, gbt_key, 16);
 		ok &= !memcmp(&a, &b, sizeof(a));
 		report(ok, "expandkey: %s GB/T 32907 key: rk[0] f12186f9, rk[31] 9124a012",
+		       impl->name);
+		/* Any other length: -EINVAL, and the context untouched. */
+		ok = true;
+		memset(&b, 0xa5, sizeof(b));
+		memcpy(&a, &b, sizeof(a));
+		for (i = 0; i < ARRAY_SIZE(bad_lens); i++)
+			ok &= impl->expandkey(&b, gbt_key, bad_lens[i]) ==
+			      -EINVAL && !memcmp(&a, &b, sizeof(a));
+		report(ok, "expandkey: %s rejects key lengths 0,1,15,17,24,32 with -EINVAL, writing nothing",
 		       impl->name);
 	}
 }
