@@ -430,23 +430,29 @@ SYM_FUNC_END(__sm4_gfni_blk1)
  *	u'[j] = U4[j] ^ V[j]
  * and twelve GF2P8AFFINEINVQB: 28 vector uops, 14 cycles on the two
  * ports Intel's cores issue 512-bit operations on (GFNI on one of them).
- * The P1 come first (each serves two bytes and A needs only them), then
- * P3, then P0.  P1 in zmm20-23, P3 in zmm24-27, P0 in zmm28-31.
- * If \last, only U4.
+ * The round is bound by its dependencies more than by its ports: every
+ * u'[j] needs products of all four u, so the next round's products wait
+ * for the last of this round's.  The P1 come first (each serves two
+ * bytes and A needs only them), then P0[j] and P3[j+3], the two that
+ * complete u'[j], for j = 0..3: u'[0] is ready three products earlier
+ * than with all P3 before all P0.  Measured natively on a Sapphire
+ * Rapids core (a loop of rounds alone): 16.4 cycles a round against
+ * 17.2 (all P3, then all P0) and 15.1 for rounds without the dependency.
+ * P1 in zmm20-23, P3 in zmm24-27, P0 in zmm28-31.  If \last, only U4.
  */
 .macro BS_ROUND last, kd, a0, a1, a2, a3, b0, b1, b2, b3
 	vgf2p8affineinvqb $0, .Lg1(%rip){1to8}, %zmm16, %zmm20
 	vgf2p8affineinvqb $0, .Lg1(%rip){1to8}, %zmm17, %zmm21
 	vgf2p8affineinvqb $0, .Lg1(%rip){1to8}, %zmm18, %zmm22
 	vgf2p8affineinvqb $0, .Lg1(%rip){1to8}, %zmm19, %zmm23
-	vgf2p8affineinvqb $0, .Lg3(%rip){1to8}, %zmm16, %zmm24
-	vgf2p8affineinvqb $0, .Lg3(%rip){1to8}, %zmm17, %zmm25
-	vgf2p8affineinvqb $0, .Lg3(%rip){1to8}, %zmm18, %zmm26
-	vgf2p8affineinvqb $0, .Lg3(%rip){1to8}, %zmm19, %zmm27
 	vgf2p8affineinvqb $SM4_GFNI_E, .Lg0(%rip){1to8}, %zmm16, %zmm28
+	vgf2p8affineinvqb $0, .Lg3(%rip){1to8}, %zmm19, %zmm27
 	vgf2p8affineinvqb $SM4_GFNI_E, .Lg0(%rip){1to8}, %zmm17, %zmm29
+	vgf2p8affineinvqb $0, .Lg3(%rip){1to8}, %zmm16, %zmm24
 	vgf2p8affineinvqb $SM4_GFNI_E, .Lg0(%rip){1to8}, %zmm18, %zmm30
+	vgf2p8affineinvqb $0, .Lg3(%rip){1to8}, %zmm17, %zmm25
 	vgf2p8affineinvqb $SM4_GFNI_E, .Lg0(%rip){1to8}, %zmm19, %zmm31
+	vgf2p8affineinvqb $0, .Lg3(%rip){1to8}, %zmm18, %zmm26
 .if !\last
 	vpternlogd	$0x96, (\kd)(%r11){1to16}, %zmm\b0, %zmm16
 	vpternlogd	$0x96, (\kd + 4)(%r11){1to16}, %zmm\b1, %zmm17
