@@ -70,8 +70,10 @@
 #define SM4_K_OFF	128
 #define SM4_ST_OFF	640
 #define SM4_FRAME	704
-#define SM4_GH_OFF	704
-#define SM4_GCM_FRAME	768
+#define SM4_CB_OFF	704
+#define SM4_CTR_FRAME	768
+#define SM4_GH_OFF	768
+#define SM4_GCM_FRAME	832
 #define SM4_XT_OFF	704
 #define SM4_XTS_FRAME	1728
 #define SM4_BS_MIN	33
@@ -99,16 +101,15 @@
 /* CTR: 128-bit step 64 in every lane. */
 .Lctr_step64:
 	.quad 64, 0, 64, 0, 64, 0, 64, 0
-/*
- * CTR without carries: the increments of the 64 blocks of a full64
- * batch, lane l of register j getting 4 * j + l in its low qword.  Its
- * first 64 bytes are the increments 0..3 of every batch (.Lctr_inc0).
- */
-.Lctr_inc64:
+/* CTR: the increments 0..3 of the four lanes. */
 .Lctr_inc0:
-	.irp j, 0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15
-	.quad 4 * \j, 0, 4 * \j + 1, 0, 4 * \j + 2, 0, 4 * \j + 3, 0
-	.endr
+	.quad 0, 0, 1, 0, 2, 0, 3, 0
+/*
+ * CTR counters made byte-sliced: byte p of every byte-sliced register
+ * belongs to block SM4_GFNI_BS_ORDER[p] of the batch.
+ */
+.Lctr_bs_order:
+	.byte SM4_GFNI_BS_ORDER
 /*
  * vpshufb indices that turn four round keys (one 16-byte lane, broadcast
  * to all lanes) into the byte-sliced round-key table: lane L gets the
@@ -491,11 +492,16 @@ SYM_FUNC_END(__sm4_gfni_blk1)
  * zmm0 = blocks 0-3) in place.  In: r10 = RK', with the byte-sliced key
  * table KK at r10 + SM4_K_OFF (built by SM4_ENTER).  Clobbers every
  * other vector register, r9 and r11.
+ * __sm4_gfni_blk64_bs: the same, from blocks already byte-sliced (zmm\c
+ * = byte c of the blocks in the order SM4_GFNI_BS_ORDER; CTR makes its
+ * counters so), without the input transpose.
  */
-SYM_FUNC_START_LOCAL(__sm4_gfni_blk64)
+.macro SM4_BLK64 transpose_in
+.if \transpose_in
 	BS_LEVEL	1, 0, 1, 2, 3, 4, 5, 6, 7, \
 			   8, 9, 10, 11, 12, 13, 14, 15
 	BS_LEVELS_2_4
+.endif
 	.irp r, 0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15
 	vgf2p8affineqb	$0, .Lm1(%rip){1to8}, %zmm\r, %zmm\r
 	.endr
@@ -510,11 +516,11 @@ SYM_FUNC_START_LOCAL(__sm4_gfni_blk64)
 	vpternlogd	$0x96, %zmm14, %zmm10, %zmm18
 	vpternlogd	$0x96, %zmm15, %zmm11, %zmm19
 	lea		448(%r11), %r9
-.Lblk64_loop:
+.Lblk64_loop\@:
 	BS_4ROUNDS	0
 	add		$64, %r11
 	cmp		%r9, %r11
-	jne		.Lblk64_loop
+	jne		.Lblk64_loop\@
 	BS_4ROUNDS	1
 	.irp r, 0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15
 	vgf2p8affineqb	$0, .Lm1_inv(%rip){1to8}, %zmm\r, %zmm\r
@@ -523,8 +529,17 @@ SYM_FUNC_START_LOCAL(__sm4_gfni_blk64)
 	BS_LEVEL	1, 12, 13, 14, 15, 8, 9, 10, 11, \
 			   4, 5, 6, 7, 0, 1, 2, 3
 	BS_LEVELS_2_4
+.endm
+
+SYM_FUNC_START_LOCAL(__sm4_gfni_blk64)
+	SM4_BLK64	1
 	RET
 SYM_FUNC_END(__sm4_gfni_blk64)
+
+SYM_FUNC_START_LOCAL(__sm4_gfni_blk64_bs)
+	SM4_BLK64	0
+	RET
+SYM_FUNC_END(__sm4_gfni_blk64_bs)
 
 /*
  * Stack frame, 64-byte aligned below rbp:
@@ -616,7 +631,7 @@ SYM_FUNC_END(__sm4_gfni_blk64)
  * Wipe the frame (KK, the state slot and, with \xts, the tweaks only if
  * they were used) and the vector registers, return.
  */
-.macro SM4_LEAVE xts=0
+.macro SM4_LEAVE xts=0, cb=0
 	vpxord		%xmm8, %xmm8, %xmm8
 	vmovdqa64	%zmm8, SM4_RK_OFF(%rsp)
 	vmovdqa64	%zmm8, SM4_RK_OFF + 64(%rsp)
@@ -625,6 +640,9 @@ SYM_FUNC_END(__sm4_gfni_blk64)
 	.irp i, 0, 1, 2, 3, 4, 5, 6, 7, 8
 	vmovdqa64	%zmm8, SM4_K_OFF + 64 * \i(%rsp)
 	.endr
+.if \cb
+	vmovdqa64	%zmm8, SM4_CB_OFF(%rsp)
+.endif
 .if \xts
 	.irp i, 0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15
 	vmovdqa64	%zmm8, SM4_XT_OFF + 64 * \i(%rsp)
@@ -963,7 +981,7 @@ SYM_FUNC_END(__sm4_gfni_blk64)
 	BATCH_REGS	\kind, STORE_DST
 .endm
 
-.macro NOTHING
+.macro NOTHING args:vararg
 .endm
 
 /*
@@ -1230,48 +1248,68 @@ SYM_FUNC_END(sm4_gfni_avx512_cfb_enc)
 .endm
 
 /*
- * full64 batches when no counter of the call carries out of its low
- * qword (ctr + nblocks does not: nearly always): each register's
- * counters are zmm20 plus a constant, 2 uops a register instead of
- * CTR_GEN's 6.  Clobbers rax, r9.
+ * full64 batches with their counters made byte-sliced, as
+ * __sm4_gfni_blk64's input transpose would leave them (zmm\c = byte c
+ * of the 64 counter blocks, block SM4_GFNI_BS_ORDER[p] in byte p), so
+ * that __sm4_gfni_blk64_bs skips that transpose.  Bytes 0..13 are the
+ * same in every block of a batch whose first counter's low 16 bits are
+ * at most 0xffc0 (nothing carries into byte 13): each is one broadcast
+ * load (from SM4_CB_OFF, where the batch's first counter is stored with
+ * every byte in a dword of its own); byte 15 is that counter's byte 15
+ * plus the block number, and byte 14 gets the carry out of it.  Any
+ * other batch (one in 1024) is made as the general CTR_BATCH does.
+ * \extra full64 then runs on the batch's output in zmm0-15 (gcm: its
+ * GHASH).  Clobbers rax, r9, r11, k1 and every vector register but the
+ * counter (zmm20), and leaves SM4_CONSTS and CTR_CONSTS loaded.
  */
-.macro CTR_GEN_NOCARRY kind, j
-	vpaddq		.Lctr_inc64 + 64 * \j(%rip), %zmm20, %zmm\j
-	vpshufb		%zmm23, %zmm\j, %zmm\j
-.endm
-
-.macro CTR_NOCARRY_LOOP64
+.macro CTR_BS_LOOP64 name, extra
 	cmp		$64, %ecx
-	jb		.Lctr_carry
+	jb		.L\name\()_bs_done
+.L\name\()_bs_loop:
 	vmovq		%xmm20, %rax
-	mov		%ecx, %r9d
-	add		%r9, %rax
-	jc		.Lctr_carry
-.Lctr_nocarry64:
-	BATCH_REGS	full64, CTR_GEN_NOCARRY
-	vpaddq		.Lctr_step64(%rip), %zmm20, %zmm20
+	cmp		$0xffc0, %ax
+	ja		.L\name\()_bs_slow
+	vbroadcasti32x4	.Lbswap128(%rip), %zmm23
+	vpshufb		%zmm23, %zmm20, %zmm16
+	vpshufb		.Lkey_bytes(%rip), %zmm16, %zmm16
+	vmovdqa64	%zmm16, SM4_CB_OFF(%rsp)
+	.irp c, 0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15
+	vpbroadcastd	SM4_CB_OFF + 4 * \c(%rsp), %zmm\c
+	.endr
+	vmovdqa64	.Lctr_bs_order(%rip), %zmm16
+	vpaddb		%zmm16, %zmm15, %zmm15
+	vpcmpub		$1, %zmm16, %zmm15, %k1
+	vpternlogd	$0xff, %zmm25, %zmm25, %zmm25
+	vpsubb		%zmm25, %zmm14, %zmm14{%k1}
+	CTR_ADD		%zmm20, .Lctr_step64(%rip)
 	vmovdqa64	%zmm20, SM4_ST_OFF(%rsp)
-	CALL_BLK	full64
+	call		__sm4_gfni_blk64_bs
 	BATCH_REGS	full64, XOR_SRC
 	BATCH_REGS	full64, STORE_DST
+	\extra		full64
 	vmovdqa64	SM4_ST_OFF(%rsp), %zmm20
-	vbroadcasti32x4	.Lbswap128(%rip), %zmm23
+	jmp		.L\name\()_bs_next
+.L\name\()_bs_slow:
+	CTR_CONSTS
+	CTR_BATCH	full64
+	\extra		full64
+.L\name\()_bs_next:
 	add		$1024, %rsi
 	add		$1024, %rdx
 	sub		$64, %ecx
 	cmp		$64, %ecx
-	jae		.Lctr_nocarry64
+	jae		.L\name\()_bs_loop
 	SM4_CONSTS
 	CTR_CONSTS
-.Lctr_carry:
+.L\name\()_bs_done:
 .endm
 
 SYM_TYPED_FUNC_START(sm4_gfni_avx512_ctr)
-	SM4_ENTER	SM4_FRAME
+	SM4_ENTER	SM4_CTR_FRAME
 	CTR_START
-	CTR_NOCARRY_LOOP64
+	CTR_BS_LOOP64	ctr, NOTHING
 	FOR_BATCHES	ctr, CTR_BATCH, NOTHING
-	SM4_LEAVE
+	SM4_LEAVE	cb=1
 SYM_FUNC_END(sm4_gfni_avx512_ctr)
 
 /* ---- XTS --------------------------------------------------------- */
@@ -1721,8 +1759,9 @@ SYM_TYPED_FUNC_START(sm4_gfni_avx512_gcm_enc)
 	CTR_START
 	mov		%r11, %r8
 	GH_START
+	CTR_BS_LOOP64	gcm, GH_BATCH
 	FOR_BATCHES	gcm, GCM_BATCH, GH_FINISH
-	SM4_LEAVE
+	SM4_LEAVE	cb=1
 SYM_FUNC_END(sm4_gfni_avx512_gcm_enc)
 
 /* Key expansion (sm4_x86_expand_fn, sm4_x86_glue.h). */
