@@ -258,4 +258,6 @@ print("#define SM4_GFNI_E\t0x%02x" % E)
 for name, m in [("M1", M1), ("M1_INV", M1_INV)] + \
         [("G%d" % k, G[k]) for k in range(4)]:
     print("%-8s .quad 0x%016x" % (name + ":", gfni_qword(m)))
-print("#define SM4_GFNI_BS_ORDER\t" + ", ".join(str(b) for b in BS_ORDER))
+# The order in closed form, as the header states it.
+assert BS_ORDER == [4 * (p & 15) + (p >> 4) for p in range(64)]
+print("#define SM4_GFNI_BS_BLOCK(p)\t(4 * ((p) & 15) + ((p) >> 4))")

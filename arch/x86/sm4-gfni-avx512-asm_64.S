@@ -106,10 +106,14 @@
 	.quad 0, 0, 1, 0, 2, 0, 3, 0
 /*
  * CTR counters made byte-sliced: byte p of every byte-sliced register
- * belongs to block SM4_GFNI_BS_ORDER[p] of the batch.
+ * belongs to block SM4_GFNI_BS_BLOCK(p) of the batch.
  */
 .Lctr_bs_order:
-	.byte SM4_GFNI_BS_ORDER
+	.set .Lp, 0
+	.rept 64
+	.byte SM4_GFNI_BS_BLOCK(.Lp)
+	.set .Lp, .Lp + 1
+	.endr
 /*
  * vpshufb indices that turn four round keys (one 16-byte lane, broadcast
  * to all lanes) into the byte-sliced round-key table: lane L gets the
@@ -493,7 +497,7 @@ SYM_FUNC_END(__sm4_gfni_blk1)
  * table KK at r10 + SM4_K_OFF (built by SM4_ENTER).  Clobbers every
  * other vector register, r9 and r11.
  * __sm4_gfni_blk64_bs: the same, from blocks already byte-sliced (zmm\c
- * = byte c of the blocks in the order SM4_GFNI_BS_ORDER; CTR makes its
+ * = byte c of the blocks, block SM4_GFNI_BS_BLOCK(p) in byte p; CTR makes its
  * counters so), without the input transpose.
  */
 .macro SM4_BLK64 transpose_in
@@ -1250,7 +1254,7 @@ SYM_FUNC_END(sm4_gfni_avx512_cfb_enc)
 /*
  * full64 batches with their counters made byte-sliced, as
  * __sm4_gfni_blk64's input transpose would leave them (zmm\c = byte c
- * of the 64 counter blocks, block SM4_GFNI_BS_ORDER[p] in byte p), so
+ * of the 64 counter blocks, block SM4_GFNI_BS_BLOCK(p) in byte p), so
  * that __sm4_gfni_blk64_bs skips that transpose.  Bytes 0..13 are the
  * same in every block of a batch whose first counter's low 16 bits are
  * at most 0xffc0 (nothing carries into byte 13): each is one broadcast

@@ -11,7 +11,7 @@
  *	C1	the constant folded into the round keys (RK' = M1*rk ^ C1)
  *	M2, C	the S-box alone: S(x) = M2 * inv(M1*x ^ C1) ^ C, for the key
  *		expansion (sm4-gfni-key.S)
- *	BS_ORDER  the block (0..63) that each byte of a byte-sliced
+ *	BS_BLOCK(p)  the block (0..63) that byte p of a byte-sliced
  *		register holds after __sm4_gfni_blk64's transpose
  */
 #ifndef _SM4_X86_GFNI_H
@@ -26,10 +26,6 @@
 #define SM4_GFNI_E		0x63
 #define SM4_GFNI_M2		0xf3ab34a974a6b589
 #define SM4_GFNI_C		0xd3
-#define SM4_GFNI_BS_ORDER	\
-	0, 4, 8, 12, 16, 20, 24, 28, 32, 36, 40, 44, 48, 52, 56, 60,	\
-	1, 5, 9, 13, 17, 21, 25, 29, 33, 37, 41, 45, 49, 53, 57, 61,	\
-	2, 6, 10, 14, 18, 22, 26, 30, 34, 38, 42, 46, 50, 54, 58, 62,	\
-	3, 7, 11, 15, 19, 23, 27, 31, 35, 39, 43, 47, 51, 55, 59, 63
+#define SM4_GFNI_BS_BLOCK(p)	(4 * ((p) & 15) + ((p) >> 4))
 
 #endif /* _SM4_X86_GFNI_H */
