@@ -120,17 +120,18 @@ struct gcry_path {
 	const char *disable;	/* for GCRYCTL_DISABLE_HWF, or NULL */
 	const char *driver;	/* the matching implementation */
 	const char *cpu[3];	/* __builtin_cpu_supports() names */
+	const char *driver2;	/* another one for the same path, or NULL */
 };
 
 static const struct gcry_path gcry_paths[] = {
 	{ "libgcrypt GFNI/AVX-512", NULL, "sm4-gfni-avx512",
-	  { "gfni", "avx512f", "avx512vl" } },
+	  { "gfni", "avx512f", "avx512vl" }, NULL },
 	{ "libgcrypt GFNI/AVX2", "intel-avx512", "sm4-gfni-avx2",
-	  { "gfni", "avx2" } },
+	  { "gfni", "avx2" }, NULL },
 	{ "libgcrypt AES-NI/AVX2", "intel-gfni,intel-avx512",
-	  "sm4-aesni-avx2", { "aes", "avx2" } },
+	  "sm4-aesni-avx2", { "aes", "avx2" }, "sm4-vaes-avx2" },
 	{ "libgcrypt AES-NI/AVX", "intel-avx2,intel-gfni,intel-avx512",
-	  "sm4-aesni-avx", { "aes", "avx" } },
+	  "sm4-aesni-avx", { "aes", "avx" }, NULL },
 };
 
 static struct bench_impl bimpls[MAX_IMPLS];
@@ -946,6 +947,13 @@ static void cpu_model(char *buf, size_t len)
 	fclose(f);
 }
 
+/* Whether -i names implementation @n ("sm4-x" or "x"). */
+static bool names_impl(const char *n)
+{
+	return !strcmp(n, opt_only) ||
+	       (!strncmp(n, "sm4-", 4) && !strcmp(n + 4, opt_only));
+}
+
 /* -i: the named implementation plus the two baselines. */
 static bool selected(int i, int generic, int gcry)
 {
@@ -953,12 +961,15 @@ static bool selected(int i, int generic, int gcry)
 
 	if (!opt_only || i == generic || i == gcry)
 		return true;
-	if (bimpls[i].path)
+	if (bimpls[i].path) {
 		n = bimpls[i].path->driver;
+		if (bimpls[i].path->driver2 &&
+		    names_impl(bimpls[i].path->driver2))
+			return true;
+	}
 	if (bimpls[i].template_of >= 0)
 		n = bimpls[bimpls[i].template_of].name;
-	return !strcmp(n, opt_only) ||
-	       (!strncmp(n, "sm4-", 4) && !strcmp(n + 4, opt_only));
+	return names_impl(n);
 }
 
 typedef double (*value_fn)(int i, int r, int s);
@@ -1157,7 +1168,9 @@ static int matching_path(int i)
 
 	for (j = 0; j < n_bimpls; j++)
 		if (bimpls[j].path &&
-		    !strcmp(bimpls[j].path->driver, bimpls[i].name))
+		    (!strcmp(bimpls[j].path->driver, bimpls[i].name) ||
+		     (bimpls[j].path->driver2 &&
+		      !strcmp(bimpls[j].path->driver2, bimpls[i].name))))
 			return j;
 	return -1;
 }
