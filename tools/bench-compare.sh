@@ -77,7 +77,8 @@ END {
 	for (k = 1; k <= nk; k++) {
 		key = keys[k]; split(key, a, ",")
 		if (a[1] ~ /^template/) continue
-		n = best["new", key]; b = best["base", key]
+		n = (("new", key) in best) ? best["new", key] : 0
+		b = (("base", key) in best) ? best["base", key] : 0
 		sn = n > 0 ? sprintf("%6.3f (%4.1f%%)", n, 100 * (worst["new", key] - n) / n) : "-"
 		sb = b > 0 ? sprintf("%6.3f (%4.1f%%)", b, 100 * (worst["base", key] - b) / b) : "-"
 		sr = (n > 0 && b > 0) ? sprintf("%+7.1f%%", 100 * (b / n - 1)) : "-"
