@@ -76,6 +76,9 @@
 #define SM4_GCM_FRAME	832
 #define SM4_XT_OFF	704
 #define SM4_XTS_FRAME	1728
+#define SM4_PX_OFF	704
+#define SM4_PY_OFF	1728
+#define SM4_ECB_FRAME	2752
 #define SM4_BS_MIN	33
 
 .section .rodata, "a"
@@ -548,6 +551,223 @@ SYM_FUNC_START_LOCAL(__sm4_gfni_blk64_bs)
 SYM_FUNC_END(__sm4_gfni_blk64_bs)
 
 /*
+ * Pipelined batches.  The transposes are all on port 5 and, between two
+ * batches' rounds, run on their own (128 unpacks a batch, about 20% of
+ * it); a batch's rounds leave port 5 about a third of its slots.  So
+ * __sm4_gfni_blk64_pipe runs the previous batch's output transpose and
+ * the next batch's input transpose through the frame while its own
+ * rounds run: in groups of four registers (i, i+4, i+8, i+12: two
+ * levels of the network above take them to 4i..4i+3), two transposes
+ * of two passes of four groups, one group per two rounds (level one in
+ * the first, level two in the second), five registers (zmm27-31).
+ * Measured natively on a Sapphire Rapids core (a loop of rounds alone):
+ * 17.3 cycles a round with the transposes, against 15.8 without them
+ * and 16.4 + 4 (128 unpacks in 32 rounds) before.
+ *
+ * Frame areas (SM4_ECB_FRAME): X at SM4_PX_OFF and Y at SM4_PY_OFF, 1 KiB
+ * each, slot c at 64 * c.  Rounds 0-7: Y (the previous batch's state)
+ * -> X, out of the domain; 8-15: X -> the previous batch's 1 KiB at r9;
+ * 16-23: the next batch's 1 KiB at rax -> Y; 24-31: Y -> X, into the
+ * domain.  X holds the batch's input until its first loads, Y the
+ * previous batch's state until rounds 0-7 have read it.
+ */
+
+/* Slot of Y that receives state register \r at the end of a batch. */
+#define SM4_PY_SLOT(r)	(12 - ((r) & ~3) + ((r) & 3))
+
+/*
+ * PIPE_L1 src, off, dom: the first level of group g (\off = 64 * g from
+ * \src): registers g, g+8 into zmm29, zmm30 and g+4, g+12 into zmm31,
+ * zmm27, each register first out of the domain if \dom.
+ */
+.macro PIPE_L1 src, off, dom
+	vmovdqu64	\off(\src), %zmm27
+	vmovdqu64	\off + 512(\src), %zmm28
+.if \dom
+	vgf2p8affineqb	$0, .Lm1_inv(%rip){1to8}, %zmm27, %zmm27
+	vgf2p8affineqb	$0, .Lm1_inv(%rip){1to8}, %zmm28, %zmm28
+.endif
+	vpunpcklbw	%zmm28, %zmm27, %zmm29
+	vpunpckhbw	%zmm28, %zmm27, %zmm30
+	vmovdqu64	\off + 256(\src), %zmm27
+	vmovdqu64	\off + 768(\src), %zmm28
+.if \dom
+	vgf2p8affineqb	$0, .Lm1_inv(%rip){1to8}, %zmm27, %zmm27
+	vgf2p8affineqb	$0, .Lm1_inv(%rip){1to8}, %zmm28, %zmm28
+.endif
+	vpunpcklbw	%zmm28, %zmm27, %zmm31
+	vpunpckhbw	%zmm28, %zmm27, %zmm27
+.endm
+
+/*
+ * PIPE_L2 dst, off, dom: the second level of group g into registers
+ * 4g..4g+3 (\off = 256 * g from \dst), each into the domain if \dom.
+ */
+.macro PIPE_L2 dst, off, dom
+	vpunpcklbw	%zmm31, %zmm29, %zmm28
+	vpunpckhbw	%zmm31, %zmm29, %zmm29
+.if \dom
+	vgf2p8affineqb	$0, .Lm1(%rip){1to8}, %zmm28, %zmm28
+	vgf2p8affineqb	$0, .Lm1(%rip){1to8}, %zmm29, %zmm29
+.endif
+	vmovdqu64	%zmm28, \off(\dst)
+	vmovdqu64	%zmm29, \off + 64(\dst)
+	vpunpcklbw	%zmm27, %zmm30, %zmm28
+	vpunpckhbw	%zmm27, %zmm30, %zmm30
+.if \dom
+	vgf2p8affineqb	$0, .Lm1(%rip){1to8}, %zmm28, %zmm28
+	vgf2p8affineqb	$0, .Lm1(%rip){1to8}, %zmm30, %zmm30
+.endif
+	vmovdqu64	%zmm28, \off + 128(\dst)
+	vmovdqu64	%zmm30, \off + 192(\dst)
+.endm
+
+/* The transpose work that round \r of a pipelined batch carries. */
+.macro PIPE_SIDE r
+	.set .Lpg, ((\r) % 8) / 2
+.if (\r) < 8
+.if (\r) % 2
+	PIPE_L2		%r10, SM4_PX_OFF+256*.Lpg, 0
+.else
+	PIPE_L1		%r10, SM4_PY_OFF+64*.Lpg, 1
+.endif
+.elseif (\r) < 16
+.if (\r) % 2
+	PIPE_L2		%r9, 256*.Lpg, 0
+.else
+	PIPE_L1		%r10, SM4_PX_OFF+64*.Lpg, 0
+.endif
+.elseif (\r) < 24
+.if (\r) % 2
+	PIPE_L2		%r10, SM4_PY_OFF+256*.Lpg, 0
+.else
+	PIPE_L1		%rax, 64*.Lpg, 0
+.endif
+.else
+.if (\r) % 2
+	PIPE_L2		%r10, SM4_PX_OFF+256*.Lpg, 1
+.else
+	PIPE_L1		%r10, SM4_PY_OFF+64*.Lpg, 0
+.endif
+.endif
+.endm
+
+/* Round \r (0..31) of a pipelined batch, with its transpose work. */
+.macro PIPE_ROUND r
+.if (\r) % 4 == 0
+	BS_ROUND	0, (16*((\r)+1)), 0, 1, 2, 3, 4, 5, 6, 7
+.elseif (\r) % 4 == 1
+	BS_ROUND	0, (16*((\r)+1)), 4, 5, 6, 7, 8, 9, 10, 11
+.elseif (\r) % 4 == 2
+	BS_ROUND	0, (16*((\r)+1)), 8, 9, 10, 11, 12, 13, 14, 15
+.else
+	BS_ROUND	((\r)==31), (16*((\r)+1)), 12, 13, 14, 15, 0, 1, 2, 3
+.endif
+	PIPE_SIDE	\r
+.endm
+
+/*
+ * __sm4_gfni_blk64_pipe: the batch byte-sliced in X (in the domain)
+ * through the 32 rounds into Y (slot SM4_PY_SLOT(r) = state register r:
+ * the output words in the order the output transpose takes them); the
+ * previous batch's state from Y to the blocks at r9; the next batch's
+ * blocks at rax byte-sliced into X.  rax and r9 each point at 1 KiB
+ * that may be read (rax) or written (r9) whole.  In: r10 = RK', KK.
+ * Clobbers every vector register and r11.
+ */
+SYM_FUNC_START_LOCAL(__sm4_gfni_blk64_pipe)
+	.irp c, 0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15
+	vmovdqa64	SM4_PX_OFF + 64 * \c(%r10), %zmm\c
+	.endr
+	vpbroadcastq	.Lg0(%rip), %zmm24
+	vpbroadcastq	.Lg1(%rip), %zmm25
+	vpbroadcastq	.Lg3(%rip), %zmm26
+	lea		SM4_K_OFF(%r10), %r11
+	vpxord		0(%r11){1to16}, %zmm4, %zmm16
+	vpxord		4(%r11){1to16}, %zmm5, %zmm17
+	vpxord		8(%r11){1to16}, %zmm6, %zmm18
+	vpxord		12(%r11){1to16}, %zmm7, %zmm19
+	vpternlogd	$0x96, %zmm12, %zmm8, %zmm16
+	vpternlogd	$0x96, %zmm13, %zmm9, %zmm17
+	vpternlogd	$0x96, %zmm14, %zmm10, %zmm18
+	vpternlogd	$0x96, %zmm15, %zmm11, %zmm19
+	.set .Lpr, 0
+	.rept 32
+	PIPE_ROUND	.Lpr
+	.set .Lpr, .Lpr + 1
+	.endr
+	.irp r, 0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15
+	vmovdqa64	%zmm\r, SM4_PY_OFF + 64 * SM4_PY_SLOT(\r)(%r10)
+	.endr
+	RET
+SYM_FUNC_END(__sm4_gfni_blk64_pipe)
+
+/*
+ * PIPE_FIRST: the first batch's blocks, in zmm0-15, byte-sliced into X
+ * (into the domain), Y zeroed (the first batch's output transpose reads
+ * it and writes its result, never used, into Y itself: r9).
+ * PIPE_LAST: the last batch's state from Y to blocks in zmm0-15.
+ */
+.macro PIPE_FIRST
+	BS_LEVEL	1, 0, 1, 2, 3, 4, 5, 6, 7, \
+			   8, 9, 10, 11, 12, 13, 14, 15
+	BS_LEVELS_2_4
+	.irp c, 0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15
+	vgf2p8affineqb	$0, .Lm1(%rip){1to8}, %zmm\c, %zmm\c
+	vmovdqa64	%zmm\c, SM4_PX_OFF + 64 * \c(%rsp)
+	.endr
+	vpxord		%xmm16, %xmm16, %xmm16
+	.irp c, 0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15
+	vmovdqa64	%zmm16, SM4_PY_OFF + 64 * \c(%rsp)
+	.endr
+	lea		SM4_PY_OFF(%rsp), %r9
+.endm
+
+.macro PIPE_LAST
+	.irp c, 0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15
+	vmovdqa64	SM4_PY_OFF + 64 * \c(%rsp), %zmm\c
+	vgf2p8affineqb	$0, .Lm1_inv(%rip){1to8}, %zmm\c, %zmm\c
+	.endr
+	BS_LEVEL	1, 0, 1, 2, 3, 4, 5, 6, 7, \
+			   8, 9, 10, 11, 12, 13, 14, 15
+	BS_LEVELS_2_4
+.endm
+
+/*
+ * PIPE_LOOP name, first, last: every full 64-block batch (ecx >= 64)
+ * through __sm4_gfni_blk64_pipe.  \first loads the first batch into
+ * zmm0-15; each call gets rax = the next batch's blocks (rdx + 1024, or
+ * rdx itself after the last: read again, the result never used) and
+ * r9 = the previous batch's dst; \last stores the last batch's blocks
+ * (zmm0-15, after PIPE_LAST) to r9.  Leaves ecx < 64, rsi and rdx past
+ * the batches, and the word-sliced constants loaded.  Clobbers rax, r9,
+ * r11.
+ */
+.macro PIPE_LOOP name, first, last
+	cmp		$64, %ecx
+	jb		.L\name\()_pipe_done
+	\first
+	PIPE_FIRST
+.L\name\()_pipe_loop:
+	lea		1024(%rdx), %rax
+	cmp		$128, %ecx
+	jae		1f
+	mov		%rdx, %rax
+1:
+	call		__sm4_gfni_blk64_pipe
+	mov		%rsi, %r9
+	add		$1024, %rsi
+	add		$1024, %rdx
+	sub		$64, %ecx
+	cmp		$64, %ecx
+	jae		.L\name\()_pipe_loop
+	PIPE_LAST
+	\last
+	SM4_CONSTS
+.L\name\()_pipe_done:
+.endm
+
+/*
  * Stack frame, 64-byte aligned below rbp:
  *	SM4_RK_OFF	RK' (128 bytes): the round keys of rdi byte-swapped
  *			per dword and moved into the M1 domain with c1
@@ -637,7 +857,7 @@ SYM_FUNC_END(__sm4_gfni_blk64_bs)
  * Wipe the frame (KK, the state slot and, with \xts, the tweaks only if
  * they were used) and the vector registers, return.
  */
-.macro SM4_LEAVE xts=0, cb=0
+.macro SM4_LEAVE xts=0, cb=0, pipe=0
 	vpxord		%xmm8, %xmm8, %xmm8
 	vmovdqa64	%zmm8, SM4_RK_OFF(%rsp)
 	vmovdqa64	%zmm8, SM4_RK_OFF + 64(%rsp)
@@ -646,6 +866,14 @@ SYM_FUNC_END(__sm4_gfni_blk64_bs)
 	.irp i, 0, 1, 2, 3, 4, 5, 6, 7, 8
 	vmovdqa64	%zmm8, SM4_K_OFF + 64 * \i(%rsp)
 	.endr
+.if \pipe
+	cmp		$64, %edi
+	jb		1f
+	.irp i, 0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15, \
+		16, 17, 18, 19, 20, 21, 22, 23, 24, 25, 26, 27, 28, 29, 30, 31
+	vmovdqa64	%zmm8, SM4_PX_OFF + 64 * \i(%rsp)
+	.endr
+.endif
 .if \cb
 	vmovdqa64	%zmm8, SM4_CB_OFF(%rsp)
 .endif
@@ -1014,10 +1242,21 @@ SYM_FUNC_END(__sm4_gfni_blk64_bs)
 /* void sm4_gfni_avx512_ecb(const u32 *rk, u8 *dst, const u8 *src,
  *			    unsigned int nblocks)
  */
+.macro ECB_PIPE_FIRST
+	BATCH_REGS	full64, LOAD_SRC
+.endm
+
+.macro ECB_PIPE_LAST
+	.irp j, 0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15
+	vmovdqu32	%zmm\j, 64 * \j(%r9)
+	.endr
+.endm
+
 SYM_TYPED_FUNC_START(sm4_gfni_avx512_ecb)
-	SM4_ENTER	SM4_FRAME
+	SM4_ENTER	SM4_ECB_FRAME
+	PIPE_LOOP	ecb, ECB_PIPE_FIRST, ECB_PIPE_LAST
 	FOR_BATCHES	ecb, ECB_BATCH, NOTHING
-	SM4_LEAVE
+	SM4_LEAVE	pipe=1
 SYM_FUNC_END(sm4_gfni_avx512_ecb)
 
 /*
