@@ -483,6 +483,33 @@ SYM_FUNC_END(__sm4_gfni_blk1)
 .endm
 
 /*
+ * Before the rounds of a byte-sliced batch (words in zmm0-15, in the
+ * domain): the matrices into zmm24-26, r11 = KK and the first S-box
+ * input u = U1 ^ U2 ^ U3 ^ RK'(0) (entry 0 of KK) into zmm16-19.
+ */
+.macro BS_START
+	vpbroadcastq	.Lg0(%rip), %zmm24
+	vpbroadcastq	.Lg1(%rip), %zmm25
+	vpbroadcastq	.Lg3(%rip), %zmm26
+	lea		SM4_K_OFF(%r10), %r11
+	vpxord		0(%r11){1to16}, %zmm4, %zmm16
+	vpxord		4(%r11){1to16}, %zmm5, %zmm17
+	vpxord		8(%r11){1to16}, %zmm6, %zmm18
+	vpxord		12(%r11){1to16}, %zmm7, %zmm19
+	vpternlogd	$0x96, %zmm12, %zmm8, %zmm16
+	vpternlogd	$0x96, %zmm13, %zmm9, %zmm17
+	vpternlogd	$0x96, %zmm14, %zmm10, %zmm18
+	vpternlogd	$0x96, %zmm15, %zmm11, %zmm19
+.endm
+
+/* The 16x16 byte transpose of zmm0-15 (in either direction). */
+.macro BS_TRANSPOSE
+	BS_LEVEL	1, 0, 1, 2, 3, 4, 5, 6, 7, \
+			   8, 9, 10, 11, 12, 13, 14, 15
+	BS_LEVELS_2_4
+.endm
+
+/*
  * Rounds 4n .. 4n+3 (r11 = KK + 64n).  The words rotate through
  * zmm0-3, 4-7, 8-11, 12-15; round i writes word i+4 over word i.
  */
@@ -504,26 +531,12 @@ SYM_FUNC_END(__sm4_gfni_blk1)
  */
 .macro SM4_BLK64 transpose_in
 .if \transpose_in
-	BS_LEVEL	1, 0, 1, 2, 3, 4, 5, 6, 7, \
-			   8, 9, 10, 11, 12, 13, 14, 15
-	BS_LEVELS_2_4
+	BS_TRANSPOSE
 .endif
 	.irp r, 0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15
 	vgf2p8affineqb	$0, .Lm1(%rip){1to8}, %zmm\r, %zmm\r
 	.endr
-	vpbroadcastq	.Lg0(%rip), %zmm24
-	vpbroadcastq	.Lg1(%rip), %zmm25
-	vpbroadcastq	.Lg3(%rip), %zmm26
-	lea		SM4_K_OFF(%r10), %r11
-	/* u = U1 ^ U2 ^ U3 ^ RK'(0) (entry 0 of KK) */
-	vpxord		0(%r11){1to16}, %zmm4, %zmm16
-	vpxord		4(%r11){1to16}, %zmm5, %zmm17
-	vpxord		8(%r11){1to16}, %zmm6, %zmm18
-	vpxord		12(%r11){1to16}, %zmm7, %zmm19
-	vpternlogd	$0x96, %zmm12, %zmm8, %zmm16
-	vpternlogd	$0x96, %zmm13, %zmm9, %zmm17
-	vpternlogd	$0x96, %zmm14, %zmm10, %zmm18
-	vpternlogd	$0x96, %zmm15, %zmm11, %zmm19
+	BS_START
 	lea		448(%r11), %r9
 .Lblk64_loop\@:
 	BS_4ROUNDS	0
@@ -581,22 +594,20 @@ SYM_FUNC_END(__sm4_gfni_blk64_bs)
  * zmm27, each register first out of the domain if \dom.
  */
 .macro PIPE_L1 src, off, dom
+	PIPE_PAIR1	\src, \off, \dom, 29, 30
+	PIPE_PAIR1	\src, (\off + 256), \dom, 31, 27
+.endm
+
+/* Registers at \off and \off + 512 of \src unpacked into \d0, \d1. */
+.macro PIPE_PAIR1 src, off, dom, d0, d1
 	vmovdqu64	\off(\src), %zmm27
 	vmovdqu64	\off + 512(\src), %zmm28
 .if \dom
 	vgf2p8affineqb	$0, .Lm1_inv(%rip){1to8}, %zmm27, %zmm27
 	vgf2p8affineqb	$0, .Lm1_inv(%rip){1to8}, %zmm28, %zmm28
 .endif
-	vpunpcklbw	%zmm28, %zmm27, %zmm29
-	vpunpckhbw	%zmm28, %zmm27, %zmm30
-	vmovdqu64	\off + 256(\src), %zmm27
-	vmovdqu64	\off + 768(\src), %zmm28
-.if \dom
-	vgf2p8affineqb	$0, .Lm1_inv(%rip){1to8}, %zmm27, %zmm27
-	vgf2p8affineqb	$0, .Lm1_inv(%rip){1to8}, %zmm28, %zmm28
-.endif
-	vpunpcklbw	%zmm28, %zmm27, %zmm31
-	vpunpckhbw	%zmm28, %zmm27, %zmm27
+	vpunpcklbw	%zmm28, %zmm27, %zmm\d0
+	vpunpckhbw	%zmm28, %zmm27, %zmm\d1
 .endm
 
 /*
@@ -604,22 +615,20 @@ SYM_FUNC_END(__sm4_gfni_blk64_bs)
  * 4g..4g+3 (\off = 256 * g from \dst), each into the domain if \dom.
  */
 .macro PIPE_L2 dst, off, dom
-	vpunpcklbw	%zmm31, %zmm29, %zmm28
-	vpunpckhbw	%zmm31, %zmm29, %zmm29
+	PIPE_PAIR2	29, 31, \dst, \off, \dom
+	PIPE_PAIR2	30, 27, \dst, (\off + 128), \dom
+.endm
+
+/* zmm\s, zmm\t unpacked into the registers at \off, \off + 64 of \dst. */
+.macro PIPE_PAIR2 s, t, dst, off, dom
+	vpunpcklbw	%zmm\t, %zmm\s, %zmm28
+	vpunpckhbw	%zmm\t, %zmm\s, %zmm\s
 .if \dom
 	vgf2p8affineqb	$0, .Lm1(%rip){1to8}, %zmm28, %zmm28
-	vgf2p8affineqb	$0, .Lm1(%rip){1to8}, %zmm29, %zmm29
+	vgf2p8affineqb	$0, .Lm1(%rip){1to8}, %zmm\s, %zmm\s
 .endif
 	vmovdqu64	%zmm28, \off(\dst)
-	vmovdqu64	%zmm29, \off + 64(\dst)
-	vpunpcklbw	%zmm27, %zmm30, %zmm28
-	vpunpckhbw	%zmm27, %zmm30, %zmm30
-.if \dom
-	vgf2p8affineqb	$0, .Lm1(%rip){1to8}, %zmm28, %zmm28
-	vgf2p8affineqb	$0, .Lm1(%rip){1to8}, %zmm30, %zmm30
-.endif
-	vmovdqu64	%zmm28, \off + 128(\dst)
-	vmovdqu64	%zmm30, \off + 192(\dst)
+	vmovdqu64	%zmm\s, \off + 64(\dst)
 .endm
 
 /* The transpose work that round \r of a pipelined batch carries. */
@@ -679,18 +688,7 @@ SYM_FUNC_START_LOCAL(__sm4_gfni_blk64_pipe)
 	.irp c, 0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15
 	vmovdqa64	SM4_PX_OFF + 64 * \c(%r10), %zmm\c
 	.endr
-	vpbroadcastq	.Lg0(%rip), %zmm24
-	vpbroadcastq	.Lg1(%rip), %zmm25
-	vpbroadcastq	.Lg3(%rip), %zmm26
-	lea		SM4_K_OFF(%r10), %r11
-	vpxord		0(%r11){1to16}, %zmm4, %zmm16
-	vpxord		4(%r11){1to16}, %zmm5, %zmm17
-	vpxord		8(%r11){1to16}, %zmm6, %zmm18
-	vpxord		12(%r11){1to16}, %zmm7, %zmm19
-	vpternlogd	$0x96, %zmm12, %zmm8, %zmm16
-	vpternlogd	$0x96, %zmm13, %zmm9, %zmm17
-	vpternlogd	$0x96, %zmm14, %zmm10, %zmm18
-	vpternlogd	$0x96, %zmm15, %zmm11, %zmm19
+	BS_START
 	.set .Lpr, 0
 	.rept 32
 	PIPE_ROUND	.Lpr
@@ -709,9 +707,7 @@ SYM_FUNC_END(__sm4_gfni_blk64_pipe)
  * PIPE_LAST: the last batch's state from Y to blocks in zmm0-15.
  */
 .macro PIPE_FIRST
-	BS_LEVEL	1, 0, 1, 2, 3, 4, 5, 6, 7, \
-			   8, 9, 10, 11, 12, 13, 14, 15
-	BS_LEVELS_2_4
+	BS_TRANSPOSE
 	.irp c, 0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15
 	vgf2p8affineqb	$0, .Lm1(%rip){1to8}, %zmm\c, %zmm\c
 	vmovdqa64	%zmm\c, SM4_PX_OFF + 64 * \c(%rsp)
@@ -728,9 +724,7 @@ SYM_FUNC_END(__sm4_gfni_blk64_pipe)
 	vmovdqa64	SM4_PY_OFF + 64 * \c(%rsp), %zmm\c
 	vgf2p8affineqb	$0, .Lm1_inv(%rip){1to8}, %zmm\c, %zmm\c
 	.endr
-	BS_LEVEL	1, 0, 1, 2, 3, 4, 5, 6, 7, \
-			   8, 9, 10, 11, 12, 13, 14, 15
-	BS_LEVELS_2_4
+	BS_TRANSPOSE
 .endm
 
 /*
