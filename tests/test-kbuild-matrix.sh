@@ -45,7 +45,8 @@ want_modules()
 	case $1 in
 	x86_64)
 		echo sm4 sm4_generic sm4-aesni-avx-x86_64 \
-			sm4-aesni-avx2-x86_64 sm4-gfni-avx2-x86_64 sm4-gfni-avx512-x86_64 \
+			sm4-aesni-avx2-x86_64 sm4-vaes-avx2-x86_64 sm4-gfni-avx2-x86_64 \
+			sm4-gfni-avx512-x86_64 \
 			sm4-ni-x86_64 sm4-ni-avx10-x86_64
 		;;
 	arm64)

@@ -22,7 +22,7 @@ OUT="$ROOT/build/kbuild-test/$ARCH"
 case $ARCH in
 x86_64)
 	DKMS_ARCH=x86_64
-	want="sm4 sm4_generic sm4-aesni-avx-x86_64 sm4-aesni-avx2-x86_64 sm4-gfni-avx2-x86_64 sm4-gfni-avx512-x86_64 sm4-ni-x86_64 sm4-ni-avx10-x86_64"
+	want="sm4 sm4_generic sm4-aesni-avx-x86_64 sm4-aesni-avx2-x86_64 sm4-vaes-avx2-x86_64 sm4-gfni-avx2-x86_64 sm4-gfni-avx512-x86_64 sm4-ni-x86_64 sm4-ni-avx10-x86_64"
 	;;
 arm64)
 	DKMS_ARCH=aarch64

@@ -54,10 +54,10 @@ KEYFILE=/etc/keys/sm4root.key
 case $ARCH in
 x86_64)
 	QEMU=qemu-system-x86_64 QEMU_PKG=qemu-system-x86 CONSOLE=ttyS0
-	EXPECT_DRIVER=xts-sm4-aesni-avx2	# QEMU -cpu max: AVX2, no GFNI
+	EXPECT_DRIVER=xts-sm4-vaes-avx2	# QEMU -cpu max: AVX2, VAES, no GFNI
 	# The staging boot writes the system through sm4-generic: QEMU
 	# emulates AES-NI and AVX2 about ten times slower than plain C.
-	STAGE_ARGS=modprobe.blacklist=sm4_aesni_avx_x86_64,sm4_aesni_avx2_x86_64
+	STAGE_ARGS=modprobe.blacklist=sm4_aesni_avx_x86_64,sm4_aesni_avx2_x86_64,sm4_vaes_avx2_x86_64
 	;;
 arm64)
 	QEMU=qemu-system-aarch64 QEMU_PKG=qemu-system-arm CONSOLE=ttyAMA0

@@ -200,6 +200,52 @@ def encrypt_byte_sliced(rk, block):
     return bytes(mat_apply(M1_INV, b) for w in (3, 2, 1, 0) for b in st[w])
 
 
+def bs_transpose_order():
+    """Which block each byte of a byte-sliced register holds.
+
+    __sm4_gfni_blk64 loads 64 blocks as they are in memory (register i,
+    128-bit lane l: block 4i + l) and transposes them with four levels
+    of byte unpacks, pairing registers i and i + 8 into 2i and 2i + 1
+    (BS_LEVEL).  Simulated here on (block, byte) labels: afterwards
+    register c holds byte c of every block, and byte position p of
+    every register holds the same block, order[p].  A CTR batch can
+    then make its counters directly in that form (block k = counter +
+    order[p]) instead of transposing counter blocks.  Also checks that
+    the same network, run again, transposes back (the output side).
+    """
+    def unpack(s, t, hi):
+        out = []
+        for lane in range(4):
+            a, b = s[16 * lane:16 * lane + 16], t[16 * lane:16 * lane + 16]
+            for m in range(8):
+                out += [a[8 * hi + m], b[8 * hi + m]]
+        return out
+
+    def level(regs):
+        new = [None] * 16
+        for i in range(8):
+            new[2 * i] = unpack(regs[i], regs[i + 8], 0)
+            new[2 * i + 1] = unpack(regs[i], regs[i + 8], 1)
+        return new
+
+    regs = [[(4 * i + p // 16, p % 16) for p in range(64)] for i in range(16)]
+    start = regs
+    for _ in range(4):
+        regs = level(regs)
+    order = [regs[0][p][0] for p in range(64)]
+    for c in range(16):
+        assert regs[c] == [(order[p], c) for p in range(64)]
+    assert sorted(order) == list(range(64))
+    back = regs
+    for _ in range(4):
+        back = level(back)
+    assert back == start
+    return order
+
+
+BS_ORDER = bs_transpose_order()
+
+
 KEY = bytes.fromhex("0123456789abcdeffedcba9876543210")
 assert encrypt_m1_domain(expand_key(KEY), KEY).hex() == \
     "681edf34d206965e86b3e94f536e4246"
@@ -212,3 +258,6 @@ print("#define SM4_GFNI_E\t0x%02x" % E)
 for name, m in [("M1", M1), ("M1_INV", M1_INV)] + \
         [("G%d" % k, G[k]) for k in range(4)]:
     print("%-8s .quad 0x%016x" % (name + ":", gfni_qword(m)))
+# The order in closed form, as the header states it.
+assert BS_ORDER == [4 * (p & 15) + (p >> 4) for p in range(64)]
+print("#define SM4_GFNI_BS_BLOCK(p)\t(4 * ((p) & 15) + ((p) >> 4))")

@@ -268,8 +268,9 @@
 	.rept 32
 	.byte 0x0f
 	.endr
+/* The all-zero AESENCLAST round key (32 bytes: VAES reads a ymm). */
 .Lsm4_zero:
-	.octa 0
+	.octa 0, 0
 
 .text
 
@@ -306,17 +307,22 @@
 /*
  * SM4_AESENCLAST0 v, r, t
  * \r = SubBytes(ShiftRows(\r)) per 128-bit lane.  Plain AVX2 has no
- * 256-bit AESENCLAST, so ymm is done as two xmm halves.
- * Clobbers \t (ymm only).
+ * 256-bit AESENCLAST, so ymm is done as two xmm halves; with VAES
+ * (SM4_VAES defined: sm4-vaes-avx2-asm_64.S) one VEX.256 VAESENCLAST
+ * does both lanes.  Clobbers \t (ymm without VAES only).
  */
 .macro SM4_AESENCLAST0 v, r, t
 .ifc \v, xmm
 	vaesenclast	.Lsm4_zero(%rip), %xmm\r, %xmm\r
 .else
+#ifdef SM4_VAES
+	vaesenclast	.Lsm4_zero(%rip), %ymm\r, %ymm\r
+#else
 	vextracti128	$1, %ymm\r, %xmm\t
 	vaesenclast	.Lsm4_zero(%rip), %xmm\r, %xmm\r
 	vaesenclast	.Lsm4_zero(%rip), %xmm\t, %xmm\t
 	vinserti128	$1, %xmm\t, %ymm\r, %ymm\r
+#endif
 .endif
 .endm
 

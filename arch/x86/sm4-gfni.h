@@ -11,6 +11,8 @@
  *	C1	the constant folded into the round keys (RK' = M1*rk ^ C1)
  *	M2, C	the S-box alone: S(x) = M2 * inv(M1*x ^ C1) ^ C, for the key
  *		expansion (sm4-gfni-key.S)
+ *	BS_BLOCK(p)  the block (0..63) that byte p of a byte-sliced
+ *		register holds after __sm4_gfni_blk64's transpose
  */
 #ifndef _SM4_X86_GFNI_H
 #define _SM4_X86_GFNI_H
@@ -24,5 +26,6 @@
 #define SM4_GFNI_E		0x63
 #define SM4_GFNI_M2		0xf3ab34a974a6b589
 #define SM4_GFNI_C		0xd3
+#define SM4_GFNI_BS_BLOCK(p)	(4 * ((p) & 15) + ((p) >> 4))
 
 #endif /* _SM4_X86_GFNI_H */

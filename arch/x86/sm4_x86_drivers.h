@@ -68,6 +68,28 @@
 #define SM4_X86_GCM_CLMUL	PCLMULQDQ
 #define SM4_X86_DESCRIPTION	"SM4 ECB/CBC/CFB/CTR/XTS/CTS, GCM, CCM and CBCMAC/CMAC/XCBC, AES-NI/AVX2 accelerated"
 
+#elif defined(SM4_X86_DRIVER_vaes_avx2)
+/*
+ * module sm4-vaes-avx2-x86_64: sm4-aesni-avx2's code with the S-box of a
+ * ymm register in one VEX.256 VAESENCLAST (VAES), 16 blocks; priority
+ * between aesni-avx2 and gfni-avx2, so it serves the CPUs with VAES and
+ * no GFNI (AMD Zen 3).
+ */
+#define SM4_X86_PREFIX		sm4_vaes_avx2
+#define SM4_X86_EXPAND_KEY	sm4_vaes_avx2_expand_key
+#define SM4_X86_NAME		"vaes-avx2"
+#define SM4_X86_MODULE		"sm4-vaes-avx2"
+#define SM4_X86_PRIORITY	520
+#define SM4_X86_FEATURES	{						\
+	SM4_X86_FEATURE(AES), SM4_X86_FEATURE(AVX), SM4_X86_FEATURE(AVX2), \
+	SM4_X86_FEATURE(VAES), SM4_X86_FEATURE(OSXSAVE) \
+}
+#define SM4_X86_XSTATE		(XFEATURE_MASK_SSE | XFEATURE_MASK_YMM)
+#define SM4_X86_NEEDS		0
+#define SM4_X86_MACS		1
+#define SM4_X86_GCM_CLMUL	PCLMULQDQ
+#define SM4_X86_DESCRIPTION	"SM4 ECB/CBC/CFB/CTR/XTS/CTS, GCM, CCM and CBCMAC/CMAC/XCBC, AES-NI/AVX2/VAES accelerated"
+
 #elif defined(SM4_X86_DRIVER_gfni_avx2)
 /*
  * module sm4-gfni-avx2-x86_64: GFNI (VEX) and AVX2, 16 blocks, for CPUs

@@ -265,6 +265,7 @@ driver_needs()
 	case $1 in
 	sm4-aesni-avx-x86_64) echo aes avx ;;
 	sm4-aesni-avx2-x86_64) echo aes avx2 ;;
+	sm4-vaes-avx2-x86_64) echo aes avx2 vaes ;;
 	sm4-gfni-avx2-x86_64) echo gfni avx avx2 ;;
 	sm4-gfni-avx512-x86_64)
 		echo gfni avx512f avx512bw avx512vl vpclmulqdq avx avx2 ;;
@@ -453,7 +454,7 @@ check_proc_crypto()
 		sm4_ce) want="ecb cbc cfb ctr xts cbcmac cmac xcbc" ;;
 		# x86 drivers with the serial CBC-MAC (all but gfni-avx512)
 		sm4_aesni_avx_x86_64|sm4_aesni_avx2_x86_64|\
-		sm4_gfni_avx2_x86_64|sm4_ni_x86_64)
+		sm4_vaes_avx2_x86_64|sm4_gfni_avx2_x86_64|sm4_ni_x86_64)
 			want="ecb cbc cfb ctr xts cbcmac cmac xcbc ccm" ;;
 		*) want="ecb cbc cfb ctr xts" ;;
 		esac
@@ -489,7 +490,8 @@ check_gcm_registered()
 	local tag=$1 m=$2 flag= want have=no
 
 	case $m in
-	sm4_aesni_avx_x86_64|sm4_aesni_avx2_x86_64) flag=pclmulqdq ;;
+	sm4_aesni_avx_x86_64|sm4_aesni_avx2_x86_64|sm4_vaes_avx2_x86_64)
+		flag=pclmulqdq ;;
 	sm4_gfni_avx2_x86_64|sm4_gfni_avx512_x86_64) flag=vpclmulqdq ;;
 	*) return 0 ;;
 	esac

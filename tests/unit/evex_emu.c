@@ -13,11 +13,13 @@
  *
  * Taken: exactly the forms of the backends' objects (objdump -d), plus
  * KMOVQ r64, k for the emulator's self-test (evex_emu_test.c):
- *   EVEX: VPXORD, VPADDQ, VPSUBQ, VPUNPCK{L,H}{BW,DQ,QDQ}, VPSHUFB,
+ *   EVEX: VPXORD, VPADDQ, VPSUBQ, VPADDB, VPSUBB, VPUNPCK{L,H}{BW,DQ,QDQ},
+ *	VPSHUFB,
  *	VPTERNLOGD, VPRORD, VPSLLQ/VPSRLQ (imm8 and xmm count), VPSLLVQ,
  *	VPSRLVQ, VPSLLDQ, VPSRLDQ, VPSHUFD, VPCLMULQDQ, VGF2P8AFFINEQB,
- *	VGF2P8AFFINEINVQB, VPCMPUQ (into k), VALIGNQ, VSHUFI64X2,
- *	VEXTRACTI32X4, VBROADCASTI32X4, VPBROADCASTQ, VINSERTI64X4,
+ *	VGF2P8AFFINEINVQB, VPCMPUQ and VPCMPUB (into k), VALIGNQ,
+ *	VSHUFI64X2, VEXTRACTI32X4, VBROADCASTI32X4, VPBROADCASTQ,
+ *	VPBROADCASTD, VINSERTI64X4,
  *	VSM4RNDS4 and VSM4KEY4 (no masks, sm4ni_emu.c computes them),
  *	VMOVDQU32 and VMOVDQA64 (loads, stores, register moves); on xmm,
  *	ymm and zmm, register or memory
@@ -271,6 +273,16 @@ static unsigned int op_addsubq(struct ev_args *x, const struct ev_form *f)
 	return x->vl;
 }
 
+/* VPADDB (p 0), VPSUBB (p 1): bytes, modulo 256. */
+static unsigned int op_addsubb(struct ev_args *x, const struct ev_form *f)
+{
+	unsigned int i;
+
+	for (i = 0; i < x->vl; i++)
+		x->r[i] = f->p ? x->a[i] - x->b[i] : x->a[i] + x->b[i];
+	return x->vl;
+}
+
 /* PUNPCKL/H: p = element size, + 0x80 for the high half of each lane. */
 static unsigned int op_unpck(struct ev_args *x, const struct ev_form *f)
 {
@@ -427,16 +439,17 @@ static unsigned int op_clmul(struct ev_args *x, const struct ev_form *f)
 }
 
 /*
- * VPCMPUQ: imm8 0 EQ, 1 LT, 2 LE, 3 FALSE; 4..7 are their negations
- * (NEQ, NLT, NLE, TRUE).
+ * VPCMPUQ, VPCMPUB (elements of f->esz bytes): imm8 0 EQ, 1 LT, 2 LE,
+ * 3 FALSE; 4..7 are their negations (NEQ, NLT, NLE, TRUE).
  */
-static unsigned int op_cmpuq(struct ev_args *x, const struct ev_form *f)
+static unsigned int op_cmpu(struct ev_args *x, const struct ev_form *f)
 {
 	unsigned int i, p = x->imm & 3;
 
 	x->kres = 0;
-	for (i = 0; i < x->vl / 8; i++) {
-		uint64_t a = q(x->a, i), b = q(x->b, i);
+	for (i = 0; i < x->vl / f->esz; i++) {
+		uint64_t a = f->esz == 1 ? x->a[i] : q(x->a, i);
+		uint64_t b = f->esz == 1 ? x->b[i] : q(x->b, i);
 		bool c = p == 0 ? a == b : p == 1 ? a < b : p == 2 && a <= b;
 
 		x->kres |= (uint64_t)(c ^ !!(x->imm & 4)) << i;
@@ -498,7 +511,10 @@ static unsigned int op_sm4(struct ev_args *x, const struct ev_form *f)
 	return x->vl;
 }
 
-/* VBROADCASTI32X4, VPBROADCASTQ: the low msz bytes of rm, repeated. */
+/*
+ * VBROADCASTI32X4, VPBROADCASTQ, VPBROADCASTD: the low msz bytes of rm,
+ * repeated.
+ */
 static unsigned int op_bcast(struct ev_args *x, const struct ev_form *f)
 {
 	unsigned int i;
@@ -516,6 +532,8 @@ static const struct ev_form forms[] = {
 	FORM("vpxord", 1, 1, 0xef, 0, -1, D_REG, 4, 4, 0, F_SRC1, op_xor, 0),
 	FORM("vpaddq", 1, 1, 0xd4, 1, -1, D_REG, 8, 8, 0, F_SRC1, op_addsubq, 0),
 	FORM("vpsubq", 1, 1, 0xfb, 1, -1, D_REG, 8, 8, 0, F_SRC1, op_addsubq, 1),
+	FORM("vpaddb", 1, 1, 0xfc, -1, -1, D_REG, 1, 0, 0, F_SRC1, op_addsubb, 0),
+	FORM("vpsubb", 1, 1, 0xf8, -1, -1, D_REG, 1, 0, 0, F_SRC1, op_addsubb, 1),
 	FORM("vpunpcklbw", 1, 1, 0x60, -1, -1, D_REG, 1, 0, 0, F_SRC1, op_unpck, 1),
 	FORM("vpunpckhbw", 1, 1, 0x68, -1, -1, D_REG, 1, 0, 0, F_SRC1, op_unpck, 0x81),
 	FORM("vpunpckldq", 1, 1, 0x62, 0, -1, D_REG, 4, 4, 0, F_SRC1, op_unpck, 4),
@@ -540,6 +558,7 @@ static const struct ev_form forms[] = {
 	/* 66 0F38 */
 	FORM("vpshufb", 2, 1, 0x00, -1, -1, D_REG, 1, 0, 0, F_SRC1, op_pshufb, 0),
 	FORM("vpbroadcastq", 2, 1, 0x59, 1, -1, D_REG, 8, 0, 8, 0, op_bcast, 0),
+	FORM("vpbroadcastd", 2, 1, 0x58, 0, -1, D_REG, 4, 0, 4, 0, op_bcast, 0),
 	FORM("vbroadcasti32x4", 2, 1, 0x5a, 0, -1, D_REG, 4, 0, 16,
 	     F_MEMONLY | F_NO128, op_bcast, 0),
 	FORM("vpsrlvq", 2, 1, 0x45, 1, -1, D_REG, 8, 8, 0, F_SRC1, op_shq_v, 0),
@@ -553,7 +572,9 @@ static const struct ev_form forms[] = {
 	FORM("valignq", 3, 1, 0x03, 1, -1, D_REG, 8, 8, 0, F_SRC1 | F_IMM,
 	     op_alignq, 0),
 	FORM("vpcmpuq", 3, 1, 0x1e, 1, -1, D_K, 8, 8, 0, F_SRC1 | F_IMM,
-	     op_cmpuq, 0),
+	     op_cmpu, 0),
+	FORM("vpcmpub", 3, 1, 0x3e, 0, -1, D_K, 1, 0, 0, F_SRC1 | F_IMM,
+	     op_cmpu, 0),
 	FORM("vpternlogd", 3, 1, 0x25, 0, -1, D_REG, 4, 4, 0, F_SRC1 | F_IMM,
 	     op_ternlog, 0),
 	FORM("vextracti32x4", 3, 1, 0x39, 0, -1, D_RM, 4, 0, 16,

@@ -16,7 +16,7 @@
  *	    by the model below;
  *   model  a scalar model written here from the SDM pseudo-code, for forms
  *	    without a VEX twin (VPTERNLOGD with other tables, the GFNI
- *	    affine instructions, VPCMPUQ, VALIGNQ, VSHUFI64X2 and
+ *	    affine instructions, VPCMPUQ, VPCMPUB, VALIGNQ, VSHUFI64X2 and
  *	    VEXTRACTI32X4 on zmm, the opmask instructions);
  *   AES     GF2P8AFFINEINVQB with the AES affine matrix against the native
  *	    AESENCLAST (its S-box is that affine map of the GF(2^8) inverse);
@@ -224,14 +224,16 @@ static void m_affineinv(const struct vregs *v, const struct etest *t,
 	m_gfni(v, t, r, k, true);
 }
 
-static void m_cmpuq(const struct vregs *v, const struct etest *t,
-		    uint8_t *r, uint64_t *k)
+/* VPCMPUQ, VPCMPUB: unsigned elements of t->esz bytes into k. */
+static void m_cmpu(const struct vregs *v, const struct etest *t,
+		   uint8_t *r, uint64_t *k)
 {
 	unsigned int i;
 
 	*k = 0;
-	for (i = 0; i < t->vl / 8; i++) {
-		uint64_t x = get64(v->a, i), y = get64(v->b, i);
+	for (i = 0; i < t->vl / t->esz; i++) {
+		uint64_t x = t->esz == 1 ? v->a[i] : get64(v->a, i);
+		uint64_t y = t->esz == 1 ? v->b[i] : get64(v->b, i);
 		/* EQ, LT, LE, FALSE, NEQ, NLT, NLE, TRUE */
 		bool c[8] = { x == y, x < y, x <= y, false, x != y, !(x < y),
 			      !(x <= y), true };
@@ -282,6 +284,8 @@ static void m_insert(const struct vregs *v, const struct etest *t,
 NAT(n_pxor, "vpxor %%ymm2, %%ymm1, %%ymm3")
 NAT(n_paddq, "vpaddq %%ymm2, %%ymm1, %%ymm3")
 NAT(n_psubq, "vpsubq %%ymm2, %%ymm1, %%ymm3")
+NAT(n_paddb, "vpaddb %%ymm2, %%ymm1, %%ymm3")
+NAT(n_psubb, "vpsubb %%ymm2, %%ymm1, %%ymm3")
 NAT(n_punpcklbw, "vpunpcklbw %%ymm2, %%ymm1, %%ymm3")
 NAT(n_punpckhbw, "vpunpckhbw %%ymm2, %%ymm1, %%ymm3")
 NAT(n_punpckldq, "vpunpckldq %%ymm2, %%ymm1, %%ymm3")
@@ -316,6 +320,7 @@ NAT(n_clmul10, "vpclmulqdq $0x10, %%ymm2, %%ymm1, %%ymm3")
 NAT(n_clmul11, "vpclmulqdq $0x11, %%ymm2, %%ymm1, %%ymm3")
 NAT(n_bcast128, "vbroadcasti128 (%1), %%ymm3")
 NAT(n_bcastq, "vpbroadcastq (%1), %%ymm3")
+NAT(n_bcastd, "vpbroadcastd (%1), %%ymm3")
 NAT(n_extract128, "vextracti128 $1, %%ymm2, %%xmm3")
 NAT(n_perm2i128, "vperm2i128 $0x21, %%ymm2, %%ymm1, %%ymm3")
 
@@ -340,6 +345,10 @@ EMU_HI(e_paddq_z, "vpaddq %%zmm26, %%zmm17, %%zmm21")
 EMU_HI(e_paddq_zm, "vpaddq 64(%%rdx), %%zmm17, %%zmm21")
 EMU_HI(e_psubq_zk, "vpsubq %%zmm26, %%zmm17, %%zmm21%{%%k5%}")
 EMU_HI(e_psubq_yk, "vpsubq %%ymm26, %%ymm17, %%ymm21%{%%k5%}")
+EMU_HI(e_paddb_z, "vpaddb %%zmm26, %%zmm17, %%zmm21")
+EMU_LO(e_paddb_zm, "vpaddb 64(%%rdx), %%zmm3, %%zmm9")
+EMU_HI(e_psubb_zk, "vpsubb %%zmm26, %%zmm17, %%zmm21%{%%k5%}")
+EMU_LO(e_psubb_z, "vpsubb %%zmm12, %%zmm3, %%zmm9")
 EMU_LO(e_punpcklbw, "vpunpcklbw %%zmm12, %%zmm3, %%zmm9")
 EMU_HI(e_punpckhbw, "vpunpckhbw %%zmm26, %%zmm17, %%zmm21")
 EMU_HI(e_punpckldq, "vpunpckldq %%zmm26, %%zmm17, %%zmm21")
@@ -375,6 +384,8 @@ EMU_HI(e_clmul11_y, "vpclmulqdq $0x11, %%ymm26, %%ymm17, %%ymm21")
 EMU_HI(e_bcast128_zm, "vbroadcasti32x4 16(%%rdx), %%zmm21")
 EMU_LO(e_bcast128_zmkz, "vbroadcasti32x4 16(%%rdx), %%zmm9%{%%k2%}%{z%}")
 EMU_HI(e_bcastq_zm, "vpbroadcastq 8(%%rdx), %%zmm21")
+EMU_HI(e_bcastd_zm, "vpbroadcastd 4(%%rdx), %%zmm21")
+EMU_LO(e_bcastd_zm_lo, "vpbroadcastd 60(%%rdx), %%zmm9")
 EMU_HI(e_movu_zm, "vmovdqu32 64(%%rdx), %%zmm21")
 EMU_LO(e_movu_zmkz, "vmovdqu32 192(%%rdx), %%zmm9%{%%k2%}%{z%}")
 EMU_HI(e_movu_xmkz, "vmovdqu32 16(%%rdx), %%xmm21%{%%k5%}%{z%}")
@@ -400,6 +411,9 @@ EMU_HI(e_cmpltuq_z, "vpcmpltuq %%zmm26, %%zmm17, %%k6")
 EMU_HI(e_cmpltuq_zm, "vpcmpltuq 64(%%rdx), %%zmm17, %%k6")
 EMU_LO(e_cmpequq_zk, "vpcmpequq %%zmm12, %%zmm3, %%k6%{%%k2%}")
 EMU_HI(e_cmpnleuq_x, "vpcmpnleuq %%xmm26, %%xmm17, %%k6")
+EMU_HI(e_cmpltub_z, "vpcmpltub %%zmm26, %%zmm17, %%k6")
+EMU_LO(e_cmpltub_zm, "vpcmpltub 64(%%rdx), %%zmm3, %%k6")
+EMU_LO(e_cmpequb_zk, "vpcmpequb %%zmm12, %%zmm3, %%k6%{%%k2%}")
 EMU_HI(e_alignq6, "valignq $6, %%zmm26, %%zmm17, %%zmm21")
 EMU_LO(e_alignq3, "valignq $3, %%zmm12, %%zmm3, %%zmm9")
 EMU_HI(e_shufi_z, "vshufi64x2 $0x4e, %%zmm26, %%zmm17, %%zmm21")
@@ -454,6 +468,10 @@ static const struct etest tests[] = {
 	E("vpaddq m512", e_paddq_zm, 64, 8, M_B, 0, 64, n_paddq, NULL, 0, 0),
 	E("vpsubq zmm {k}", e_psubq_zk, 64, 8, MK, 0, 0, n_psubq, NULL, 0, 0),
 	E("vpsubq ymm {k}", e_psubq_yk, 32, 8, MK, 0, 0, n_psubq, NULL, 0, 0),
+	E("vpaddb zmm", e_paddb_z, 64, 1, 0, 0, 0, n_paddb, NULL, 0, 0),
+	E("vpaddb m512 (zmm0-15)", e_paddb_zm, 64, 1, M_B, 0, 64, n_paddb, NULL, 0, 0),
+	E("vpsubb zmm {k}", e_psubb_zk, 64, 1, MK, 0, 0, n_psubb, NULL, 0, 0),
+	E("vpsubb zmm (zmm0-15)", e_psubb_z, 64, 1, 0, 0, 0, n_psubb, NULL, 0, 0),
 	E("vpunpcklbw zmm", e_punpcklbw, 64, 1, 0, 0, 0, n_punpcklbw, NULL, 0, 0),
 	E("vpunpckhbw zmm", e_punpckhbw, 64, 1, 0, 0, 0, n_punpckhbw, NULL, 0, 0),
 	E("vpunpckldq zmm", e_punpckldq, 64, 4, 0, 0, 0, n_punpckldq, NULL, 0, 0),
@@ -489,6 +507,8 @@ static const struct etest tests[] = {
 	E("vbroadcasti32x4 m128", e_bcast128_zm, 64, 4, M_B, 16, 16, n_bcast128, NULL, 0, 0),
 	E("vbroadcasti32x4 m128 {k}{z}", e_bcast128_zmkz, 64, 4, M_B | MKZ, 16, 16, n_bcast128, NULL, 0, 0),
 	E("vpbroadcastq m64", e_bcastq_zm, 64, 8, M_B, 8, 8, n_bcastq, NULL, 0, 0),
+	E("vpbroadcastd m32", e_bcastd_zm, 64, 4, M_B, 4, 4, n_bcastd, NULL, 0, 0),
+	E("vpbroadcastd m32 (zmm0-15)", e_bcastd_zm_lo, 64, 4, M_B, 4, 60, n_bcastd, NULL, 0, 0),
 	E("vmovdqu32 m512", e_movu_zm, 64, 4, M_B, 0, 64, n_mov, NULL, 0, 0),
 	E("vmovdqu32 m512 {k}{z}", e_movu_zmkz, 64, 4, M_B | MKZ, 0, 192, n_mov, NULL, 0, 0),
 	E("vmovdqu32 m128 {k}{z}", e_movu_xmkz, 16, 4, M_B | MKZ, 0, 16, n_mov, NULL, 0, 0),
@@ -510,10 +530,13 @@ static const struct etest tests[] = {
 	E("vgf2p8affineqb $0 xmm", e_gf_x, 16, 1, 0, 0, 0, NULL, m_affine, 0, 0),
 	E("vgf2p8affineqb m64{1to8}", e_gf_zb, 64, 1, M_B, 8, -8, NULL, m_affine, 0, 0),
 	E("vgf2p8affineqb zmm {k}{z}", e_gf_zk, 64, 1, MKZ, 0, 0, NULL, m_affine, 0x11, 0),
-	E("vpcmpltuq zmm", e_cmpltuq_z, 64, 8, T_KDST | T_EQUAL, 0, 0, NULL, m_cmpuq, 1, 0),
-	E("vpcmpltuq m512", e_cmpltuq_zm, 64, 8, T_KDST | T_EQUAL | M_B, 0, 64, NULL, m_cmpuq, 1, 0),
-	E("vpcmpequq zmm {k}", e_cmpequq_zk, 64, 8, T_KDST | T_EQUAL | MK, 0, 0, NULL, m_cmpuq, 0, 0),
-	E("vpcmpnleuq xmm", e_cmpnleuq_x, 16, 8, T_KDST | T_EQUAL, 0, 0, NULL, m_cmpuq, 6, 0),
+	E("vpcmpltuq zmm", e_cmpltuq_z, 64, 8, T_KDST | T_EQUAL, 0, 0, NULL, m_cmpu, 1, 0),
+	E("vpcmpltuq m512", e_cmpltuq_zm, 64, 8, T_KDST | T_EQUAL | M_B, 0, 64, NULL, m_cmpu, 1, 0),
+	E("vpcmpequq zmm {k}", e_cmpequq_zk, 64, 8, T_KDST | T_EQUAL | MK, 0, 0, NULL, m_cmpu, 0, 0),
+	E("vpcmpnleuq xmm", e_cmpnleuq_x, 16, 8, T_KDST | T_EQUAL, 0, 0, NULL, m_cmpu, 6, 0),
+	E("vpcmpltub zmm", e_cmpltub_z, 64, 1, T_KDST | T_EQUAL, 0, 0, NULL, m_cmpu, 1, 0),
+	E("vpcmpltub m512", e_cmpltub_zm, 64, 1, T_KDST | T_EQUAL | M_B, 0, 64, NULL, m_cmpu, 1, 0),
+	E("vpcmpequb zmm {k}", e_cmpequb_zk, 64, 1, T_KDST | T_EQUAL | MK, 0, 0, NULL, m_cmpu, 0, 0),
 	E("valignq $6 zmm", e_alignq6, 64, 8, 0, 0, 0, NULL, m_alignq, 6, 0),
 	E("valignq $3 zmm", e_alignq3, 64, 8, 0, 0, 0, NULL, m_alignq, 3, 0),
 	E("vshufi64x2 $0x4e zmm", e_shufi_z, 64, 8, 0, 0, 0, NULL, m_shufi64x2, 0x4e, 0),

@@ -1,0 +1,35 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * The x86-64 AES-NI/AVX2 backend with VAES (arch/x86/sm4-vaes-avx2-asm_64.S)
+ * in the harness.  __builtin_cpu_supports() also checks that the OS
+ * enables the AVX state (XCR0), as the kernel glue does with
+ * cpu_has_xfeatures().
+ */
+#include <sm4/compat.h>
+#include <sm4/modes.h>
+#include <sm4/mac.h>
+#include "impl.h"
+
+SM4_DEFINE_MODE_OPS(sm4_vaes_avx2_ops, sm4_vaes_avx2);
+SM4_TEST_X86_EXPANDKEY(sm4_vaes_avx2_expandkey, sm4_vaes_avx2_expand_key);
+SM4_DEFINE_CBCMAC_OPS(sm4_vaes_avx2_mac_ops, sm4_vaes_avx2);
+SM4_DEFINE_GCM_OPS(sm4_vaes_avx2_gcm_ops, sm4_vaes_avx2);
+
+static bool vaes_avx2_available(void)
+{
+	__builtin_cpu_init();
+	return __builtin_cpu_supports("avx2") &&
+	       __builtin_cpu_supports("aes") &&
+	       __builtin_cpu_supports("vaes");
+}
+
+static struct sm4_test_impl vaes_avx2_impl = {
+	.name = "vaes-avx2",
+	.ops = &sm4_vaes_avx2_ops,
+	.mac_ops = &sm4_vaes_avx2_mac_ops,
+	.gcm = &sm4_vaes_avx2_gcm_ops,
+	.expandkey = sm4_vaes_avx2_expandkey,
+	.available = vaes_avx2_available,
+	.width = 16,
+};
+SM4_TEST_IMPL(vaes_avx2_impl);
