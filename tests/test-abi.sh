@@ -325,7 +325,7 @@ host_series()
 		SERIES_NOW=$series arch_now=$arch KDIR_HOST=$kdir
 		build_and_compare "abi $series $arch (${kdir##*/linux-headers-})" \
 			"$dir" "$dir" "$arch" bm/src \
-			nice make -C "$kdir" -j"$(nproc)" "${margs[@]}"
+			make -C "$kdir" -j"$(nproc)" "${margs[@]}"
 	done
 }
 
@@ -375,7 +375,7 @@ chroot_series()
 		SERIES_NOW=$series arch_now=$arch KDIR_HOST=$chr$kdir
 		build_and_compare "abi $series $arch (${kdir#/usr/src/linux-headers-})" \
 			"$CHR_WORK/$arch" "$rdir/$arch" "$arch" ours \
-			nice "${CHROOT_NS[@]}" "$chr" make -C "$kdir" -j"$(nproc)" "${margs[@]}"
+			"${CHROOT_NS[@]}" "$chr" make -C "$kdir" -j"$(nproc)" "${margs[@]}"
 	done
 	rm -rf "$CHR_WORK"
 	CHR_WORK=

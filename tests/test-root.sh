@@ -393,7 +393,7 @@ expect_match()
 # ran to the end.
 boot_ran()
 {
-	local name=$1 tmo=$2 rc=$3
+	local name=$1 tmo=$2 rc=$3 last oops
 
 	if [ "$rc" -eq 124 ] || [ "$rc" -eq 137 ]; then
 		fail "$name: no poweroff within ${tmo}s (console: $WORK/$name.log; last lines:)"
@@ -401,7 +401,14 @@ boot_ran()
 		return 1
 	fi
 	if ! grep -q '^SM4ROOT: \(boot=[0-9]* \)\{0,1\}\(end\|install-done\)$' "$WORK/$name.out"; then
-		fail "$name: the checks did not run to the end (QEMU status $rc; console: $WORK/$name.log; last lines:)"
+		# The reason in the line itself: the last report on either
+		# console (the scripts say on the first when the second does
+		# not open) and the first panic or oops the kernel printed.
+		last=$(cat "$WORK/$name.out" "$WORK/$name.log" 2>/dev/null |
+			grep -o 'SM4ROOT: .*' | tail -n 1)
+		oops=$(grep -m 1 -oE '(Kernel panic|Attempted to kill init|Internal error|Unable to handle|BUG:|Oops).*' \
+			"$WORK/$name.log" 2>/dev/null)
+		fail "$name: the checks did not run to the end (QEMU status $rc; last report: '${last:-none}'${oops:+; kernel: '$oops'}; console: $WORK/$name.log; last lines:)"
 		tail -n 15 "$WORK/$name.log" | sed 's/^/    /'
 		grep '^SM4ROOT:' "$WORK/$name.out" | tail -n 10 | sed 's/^/    /'
 		return 1

@@ -284,20 +284,24 @@ driver_needs()
 }
 
 LOADED=
-# load_project_modules TAG: modprobe every project module, checking
-# that each loads exactly when the CPU supports it.
+# load_project_modules TAG [BEFORE [AFTER]]: modprobe every project
+# module, checking that each loads exactly when the CPU supports it.
+# BEFORE and AFTER (commands, given the module) run before each modprobe
+# of a module the CPU supports and after it loaded.
 load_project_modules()
 {
-	local tag=$1 m needs out lines
+	local tag=$1 before=${2:-:} after=${3:-:} m needs out lines
 
 	LOADED=
 	for m in $(project_modules); do
 		needs=$(driver_needs "$m")
 		# shellcheck disable=SC2086
 		if cpu_has $needs; then
+			$before "$m"
 			if out=$(modprobe "$m" 2>&1); then
 				pass "$tag modprobe $m"
 				LOADED="$LOADED $(modname "$m")"
+				$after "$m"
 			else
 				echo "  | $out"
 				fail "$tag modprobe $m (${needs:-no CPU requirement})"

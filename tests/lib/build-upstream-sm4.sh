@@ -158,8 +158,8 @@ LOG=$OUTDIR/build.log
 [ -z "$CHROOT" ] || trap 'rm -rf "$STAGE"' EXIT
 
 log "building upstream's $SERIES SM4 modules for $ARCH against $KDIR"
-if ! timeout 1800 nice "${RUN[@]}" make "${MARGS[@]}" M="$RSTAGE" modules >>"$LOG" 2>&1 ||
-		! timeout 600 nice "${RUN[@]}" make "${MARGS[@]}" M="$RSTAGE/abi-test" \
+if ! timeout 1800 "${RUN[@]}" make "${MARGS[@]}" M="$RSTAGE" modules >>"$LOG" 2>&1 ||
+		! timeout 600 "${RUN[@]}" make "${MARGS[@]}" M="$RSTAGE/abi-test" \
 			KBUILD_EXTRA_SYMBOLS="$RSTAGE/Module.symvers" modules >>"$LOG" 2>&1; then
 	tail -n 40 "$LOG" >&2
 	die "building upstream's SM4 modules failed or timed out (log: $LOG)"

@@ -65,7 +65,7 @@ upstream_src()
 		tar=$(_upstream_tarball "$series")
 		rm -rf "$top"
 		log "extracting the SM4 sources of $tar"
-		nice timeout 600 tar -xf "$tar" -C "$root" --wildcards \
+		timeout 600 tar -xf "$tar" -C "$root" --wildcards \
 			"linux-source-$series/crypto/sm4*" \
 			"linux-source-$series/include/crypto/sm4.h" \
 			"linux-source-$series/arch/x86/crypto/sm4*" \
