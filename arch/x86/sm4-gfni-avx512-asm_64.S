@@ -74,11 +74,11 @@
 #define SM4_CTR_FRAME	768
 #define SM4_GH_OFF	768
 #define SM4_GCM_FRAME	832
-#define SM4_XT_OFF	704
-#define SM4_XTS_FRAME	1728
 #define SM4_PX_OFF	704
 #define SM4_PY_OFF	1728
 #define SM4_ECB_FRAME	2752
+#define SM4_XT_OFF	2752
+#define SM4_XTS_FRAME	3776
 #define SM4_PIPE_MIN	128
 #define SM4_BS_MIN	33
 
@@ -590,19 +590,27 @@ SYM_FUNC_END(__sm4_gfni_blk64_bs)
 #define SM4_PY_SLOT(r)	(12 - ((r) & ~3) + ((r) & 3))
 
 /*
- * PIPE_L1 src, off, dom: the first level of group g (\off = 64 * g from
- * \src): registers g, g+8 into zmm29, zmm30 and g+4, g+12 into zmm31,
- * zmm27, each register first out of the domain if \dom.
+ * PIPE_L1 src, off, dom, xts: the first level of group g (\off = 64 * g
+ * from \src): registers g, g+8 into zmm29, zmm30 and g+4, g+12 into
+ * zmm31, zmm27, each register first out of the domain if \dom, or XORed
+ * with its tweaks if \xts (the next batch's blocks, XTS_PIPE_IN).
  */
-.macro PIPE_L1 src, off, dom
-	PIPE_PAIR1	\src, \off, \dom, 29, 30
-	PIPE_PAIR1	\src, (\off + 256), \dom, 31, 27
+.macro PIPE_L1 src, off, dom, xts=0
+	PIPE_PAIR1	\src, \off, \dom, 29, 30, \xts
+	PIPE_PAIR1	\src, (\off + 256), \dom, 31, 27, \xts
 .endm
 
-/* Registers at \off and \off + 512 of \src unpacked into \d0, \d1. */
-.macro PIPE_PAIR1 src, off, dom, d0, d1
-	vmovdqu64	\off(\src), %zmm27
-	vmovdqu64	\off + 512(\src), %zmm28
+/*
+ * Registers at \off and \off + 512 of \src unpacked into \d0, \d1 (zmm\d0
+ * is free until then: XTS_PIPE_IN's scratch).
+ */
+.macro PIPE_PAIR1 src, off, dom, d0, d1, xts
+	vmovdqu32	\off(\src), %zmm27
+	vmovdqu32	\off + 512(\src), %zmm28
+.if \xts
+	XTS_PIPE_IN	27, \off, \d0
+	XTS_PIPE_IN	28, (\off + 512), \d0
+.endif
 .if \dom
 	vgf2p8affineqb	$0, .Lm1_inv(%rip){1to8}, %zmm27, %zmm27
 	vgf2p8affineqb	$0, .Lm1_inv(%rip){1to8}, %zmm28, %zmm28
@@ -612,28 +620,81 @@ SYM_FUNC_END(__sm4_gfni_blk64_bs)
 .endm
 
 /*
- * PIPE_L2 dst, off, dom: the second level of group g into registers
- * 4g..4g+3 (\off = 256 * g from \dst), each into the domain if \dom.
+ * PIPE_L2 dst, off, dom, xts: the second level of group g into registers
+ * 4g..4g+3 (\off = 256 * g from \dst), each into the domain if \dom; if
+ * \xts (the previous batch's blocks), each XORed with its tweaks first,
+ * from the last register to the first (XTS_PIPE_OUT).
  */
-.macro PIPE_L2 dst, off, dom
-	PIPE_PAIR2	29, 31, \dst, \off, \dom
-	PIPE_PAIR2	30, 27, \dst, (\off + 128), \dom
+.macro PIPE_L2 dst, off, dom, xts=0
+.if \xts
+	PIPE_PAIR2	30, 27, \dst, (\off + 128), \dom, 1
+	PIPE_PAIR2	29, 31, \dst, \off, \dom, 1
+.else
+	PIPE_PAIR2	29, 31, \dst, \off, \dom, 0
+	PIPE_PAIR2	30, 27, \dst, (\off + 128), \dom, 0
+.endif
 .endm
 
 /* zmm\s, zmm\t unpacked into the registers at \off, \off + 64 of \dst. */
-.macro PIPE_PAIR2 s, t, dst, off, dom
+.macro PIPE_PAIR2 s, t, dst, off, dom, xts
 	vpunpcklbw	%zmm\t, %zmm\s, %zmm28
 	vpunpckhbw	%zmm\t, %zmm\s, %zmm\s
 .if \dom
 	vgf2p8affineqb	$0, .Lm1(%rip){1to8}, %zmm28, %zmm28
 	vgf2p8affineqb	$0, .Lm1(%rip){1to8}, %zmm\s, %zmm\s
 .endif
-	vmovdqu64	%zmm28, \off(\dst)
-	vmovdqu64	%zmm\s, \off + 64(\dst)
+.if \xts
+	XTS_PIPE_OUT	\s, \dst, (\off + 64), \t
+	XTS_PIPE_OUT	28, \dst, \off, \t
+.else
+	vmovdqu32	%zmm28, \off(\dst)
+	vmovdqu32	%zmm\s, \off + 64(\dst)
+.endif
 .endm
 
-/* The transpose work that round \r of a pipelined batch carries. */
-.macro PIPE_SIDE r
+/*
+ * XTS in the pipelined batches (__sm4_gfni_xts64_pipe).  W, the frame's
+ * 1 KiB at SM4_XT_OFF (register c's tweaks at 64 * c), holds on entry
+ * the tweaks T(b - 1) of the previous batch, whose output this call
+ * stores.  Since T(b + 1) = T(b) * x^64 and, per 128-bit lane (lo, hi),
+ *	(lo, hi) * x^64 = clmul(hi, 0x87) ^ (0, lo)
+ * (x^128 = 0x87 modulo the XTS polynomial; the product has at most 71
+ * bits), a batch's tweaks follow from the previous batch's with one
+ * VPCLMULQDQ and one XOR under k1 = 0xcccc (the dwords of the high
+ * qwords) of W[c] loaded from 8 bytes lower: the low qword moves up
+ * without a port-5 shuffle.
+ * XTS_PIPE_OUT XORs T(b - 1) into the previous batch's output on its way
+ * to r9 and moves W[c] on to T(b); XTS_PIPE_IN then XORs T(b + 1) = W[c] *
+ * x^64, not stored, into the next batch's blocks as they are read.  Those
+ * 8-byte-lower loads span W[c - 1]: the output goes from register 15 down
+ * to register 0, so that none of them waits for a store of W[c - 1] just
+ * issued.
+ *
+ * XTS_PIPE_OUT r, dst, off, t: zmm\r ^= W[c] (c = \off / 64) into \off(\dst),
+ * W[c] *= x^64.  Clobbers zmm\t.
+ */
+.macro XTS_PIPE_OUT r, dst, off, t
+	vmovdqa64	SM4_XT_OFF + \off(%r10), %zmm\t
+	vpxord		%zmm\t, %zmm\r, %zmm\r
+	vmovdqu32	%zmm\r, \off(\dst)
+	vpclmulqdq	$0x01, .Lxts_poly(%rip), %zmm\t, %zmm\t
+	vpxord		SM4_XT_OFF + \off - 8(%r10), %zmm\t, %zmm\t{%k1}
+	vmovdqa64	%zmm\t, SM4_XT_OFF + \off(%r10)
+.endm
+
+/* XTS_PIPE_IN r, off, t: zmm\r ^= W[c] * x^64 (c = \off / 64).  Clobbers zmm\t. */
+.macro XTS_PIPE_IN r, off, t
+	vmovdqa64	SM4_XT_OFF + \off(%r10), %zmm\t
+	vpclmulqdq	$0x01, .Lxts_poly(%rip), %zmm\t, %zmm\t
+	vpxord		%zmm\t, %zmm\r, %zmm\r
+	vpxord		SM4_XT_OFF + \off - 8(%r10), %zmm\r, %zmm\r{%k1}
+.endm
+
+/*
+ * The transpose work that round \r of a pipelined batch carries; with
+ * \xts, the output's groups from the last to the first.
+ */
+.macro PIPE_SIDE r, xts
 	.set .Lpg, ((\r) % 8) / 2
 .if (\r) < 8
 .if (\r) % 2
@@ -642,8 +703,11 @@ SYM_FUNC_END(__sm4_gfni_blk64_bs)
 	PIPE_L1		%r10, SM4_PY_OFF+64*.Lpg, 1
 .endif
 .elseif (\r) < 16
+.if \xts
+	.set .Lpg, 3 - .Lpg
+.endif
 .if (\r) % 2
-	PIPE_L2		%r9, 256*.Lpg, 0
+	PIPE_L2		%r9, 256*.Lpg, 0, \xts
 .else
 	PIPE_L1		%r10, SM4_PX_OFF+64*.Lpg, 0
 .endif
@@ -651,7 +715,7 @@ SYM_FUNC_END(__sm4_gfni_blk64_bs)
 .if (\r) % 2
 	PIPE_L2		%r10, SM4_PY_OFF+256*.Lpg, 0
 .else
-	PIPE_L1		%rax, 64*.Lpg, 0
+	PIPE_L1		%rax, 64*.Lpg, 0, \xts
 .endif
 .else
 .if (\r) % 2
@@ -662,8 +726,17 @@ SYM_FUNC_END(__sm4_gfni_blk64_bs)
 .endif
 .endm
 
-/* Round \r (0..31) of a pipelined batch, with its transpose work. */
-.macro PIPE_ROUND r
+/*
+ * Round \r (0..31) of a pipelined batch with its transpose work.  With
+ * \xts, the work of two rounds after the second, and only if it has a
+ * batch to work on: the previous batch's (rounds 0-15) unless r9 = 0,
+ * the next batch's (16-31) unless rax = 0.  XTS needs the first call to
+ * leave its tweaks alone, and skipping the first call's and the last
+ * call's idle halves saves about 5% of a 4 KiB request; ECB keeps the
+ * idle halves (measured natively: their branches cost its longer
+ * requests 1.5-2.7%, more than they save at 4 KiB).
+ */
+.macro PIPE_ROUND r, xts
 .if (\r) % 4 == 0
 	BS_ROUND	0, (16*((\r)+1)), 0, 1, 2, 3, 4, 5, 6, 7
 .elseif (\r) % 4 == 1
@@ -673,7 +746,19 @@ SYM_FUNC_END(__sm4_gfni_blk64_bs)
 .else
 	BS_ROUND	((\r)==31), (16*((\r)+1)), 12, 13, 14, 15, 0, 1, 2, 3
 .endif
-	PIPE_SIDE	\r
+.if !\xts
+	PIPE_SIDE	\r, 0
+.elseif (\r) % 2
+.if (\r) < 16
+	test		%r9, %r9
+.else
+	test		%rax, %rax
+.endif
+	jz		.Lpipe_side\@
+	PIPE_SIDE	((\r) - 1), 1
+	PIPE_SIDE	\r, 1
+.Lpipe_side\@:
+.endif
 .endm
 
 /*
@@ -684,40 +769,59 @@ SYM_FUNC_END(__sm4_gfni_blk64_bs)
  * blocks at rax byte-sliced into X.  rax and r9 each point at 1 KiB
  * that may be read (rax) or written (r9) whole.  In: r10 = RK', KK.
  * Clobbers every vector register and r11.
+ * __sm4_gfni_xts64_pipe: the same for XTS, the tweaks in W (above; k1 =
+ * 0xcccc): the previous batch's output leaves XORed with T(b - 1), the
+ * next batch's blocks are XORed with T(b + 1) as they are read, and W
+ * moves on from T(b - 1) to T(b).
  */
-SYM_FUNC_START_LOCAL(__sm4_gfni_blk64_pipe)
+.macro SM4_BLK64_PIPE xts
 	.irp c, 0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15
 	vmovdqa64	SM4_PX_OFF + 64 * \c(%r10), %zmm\c
 	.endr
 	BS_START
 	.set .Lpr, 0
 	.rept 32
-	PIPE_ROUND	.Lpr
+	PIPE_ROUND	.Lpr, \xts
 	.set .Lpr, .Lpr + 1
 	.endr
 	.irp r, 0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15
 	vmovdqa64	%zmm\r, SM4_PY_OFF + 64 * SM4_PY_SLOT(\r)(%r10)
 	.endr
+.endm
+
+SYM_FUNC_START_LOCAL(__sm4_gfni_blk64_pipe)
+	SM4_BLK64_PIPE	0
 	RET
 SYM_FUNC_END(__sm4_gfni_blk64_pipe)
 
+SYM_FUNC_START_LOCAL(__sm4_gfni_xts64_pipe)
+	SM4_BLK64_PIPE	1
+	RET
+SYM_FUNC_END(__sm4_gfni_xts64_pipe)
+
 /*
- * PIPE_FIRST: the first batch's blocks, in zmm0-15, byte-sliced into X
- * (into the domain), Y zeroed (the first batch's output transpose reads
- * it and writes its result, never used, into Y itself: r9).
+ * PIPE_FIRST skip: the first batch's blocks, in zmm0-15, byte-sliced
+ * into X (into the domain); r9 = 0 if \skip (the first call skips the
+ * previous batch's work), else Y zeroed and r9 = Y (the first call's
+ * output transpose reads Y and writes its result, never used, into Y
+ * itself, before the next batch's input overwrites it).
  * PIPE_LAST: the last batch's state from Y to blocks in zmm0-15.
  */
-.macro PIPE_FIRST
+.macro PIPE_FIRST skip
 	BS_TRANSPOSE
 	.irp c, 0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15
 	vgf2p8affineqb	$0, .Lm1(%rip){1to8}, %zmm\c, %zmm\c
 	vmovdqa64	%zmm\c, SM4_PX_OFF + 64 * \c(%rsp)
 	.endr
+.if \skip
+	xor		%r9d, %r9d
+.else
 	vpxord		%xmm16, %xmm16, %xmm16
 	.irp c, 0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15
 	vmovdqa64	%zmm16, SM4_PY_OFF + 64 * \c(%rsp)
 	.endr
 	lea		SM4_PY_OFF(%rsp), %r9
+.endif
 .endm
 
 .macro PIPE_LAST
@@ -729,30 +833,35 @@ SYM_FUNC_END(__sm4_gfni_blk64_pipe)
 .endm
 
 /*
- * PIPE_LOOP name, first, last: for requests of SM4_PIPE_MIN blocks or
- * more, every full 64-block batch through __sm4_gfni_blk64_pipe (one
+ * PIPE_LOOP name, first, last, fn: for requests of SM4_PIPE_MIN blocks or
+ * more, every full 64-block batch through \fn (one
  * batch alone gains nothing from it: both its transposes stay serial,
  * and the frame areas cost their stores and wiping; measured 4-7%
  * slower at 64 blocks).  \first loads the first batch into
- * zmm0-15; each call gets rax = the next batch's blocks (rdx + 1024, or
- * rdx itself after the last: read again, the result never used) and
- * r9 = the previous batch's dst; \last stores the last batch's blocks
+ * zmm0-15; each call gets rax = the next batch's blocks (rdx + 1024) and
+ * r9 = the previous batch's dst; in the last call rax = 0 with \skip,
+ * else rdx (read again, the result never used); for the first call see
+ * PIPE_FIRST.  \last stores the last batch's blocks
  * (zmm0-15, after PIPE_LAST) to r9.  Leaves ecx < 64, rsi and rdx past
  * the batches, and the word-sliced constants loaded.  Clobbers rax, r9,
  * r11.
  */
-.macro PIPE_LOOP name, first, last
+.macro PIPE_LOOP name, first, last, fn=__sm4_gfni_blk64_pipe, skip=0
 	cmp		$SM4_PIPE_MIN, %ecx
 	jb		.L\name\()_pipe_done
 	\first
-	PIPE_FIRST
+	PIPE_FIRST	\skip
 .L\name\()_pipe_loop:
 	lea		1024(%rdx), %rax
 	cmp		$128, %ecx
 	jae		1f
+.if \skip
+	xor		%eax, %eax
+.else
 	mov		%rdx, %rax
+.endif
 1:
-	call		__sm4_gfni_blk64_pipe
+	call		\fn
 	mov		%rsi, %r9
 	add		$1024, %rsi
 	add		$1024, %rdx
@@ -776,9 +885,13 @@ SYM_FUNC_END(__sm4_gfni_blk64_pipe)
  *	SM4_ST_OFF	64 bytes of mode state kept across __sm4_gfni_blk64
  *	SM4_GH_OFF	gcm_enc and ghash only (frame SM4_GCM_FRAME): the
  *			GHASH accumulator (16 bytes), wiped by GH_FINISH
- *	SM4_XT_OFF	xts only (frame SM4_XTS_FRAME): the tweaks of a
- *			64-block batch (1 KiB, register j's at 64 * j), kept
- *			across __sm4_gfni_blk64 instead of computed twice
+ *	SM4_PX_OFF, SM4_PY_OFF  ecb and xts (frames SM4_ECB_FRAME,
+ *			SM4_XTS_FRAME): X and Y of the pipelined batches
+ *			(1 KiB each), used and wiped only for requests of
+ *			SM4_PIPE_MIN blocks or more
+ *	SM4_XT_OFF	xts only: the tweaks of a 64-block batch (1 KiB,
+ *			register j's at 64 * j), kept across __sm4_gfni_blk64
+ *			instead of computed twice; W of the pipelined batches
  * KK (and with it the state slot) is built and wiped only when the
  * request has at least SM4_BS_MIN blocks; edi keeps nblocks for that.
  */
@@ -864,20 +977,20 @@ SYM_FUNC_END(__sm4_gfni_blk64_pipe)
 	.irp i, 0, 1, 2, 3, 4, 5, 6, 7, 8
 	vmovdqa64	%zmm8, SM4_K_OFF + 64 * \i(%rsp)
 	.endr
-.if \pipe
-	cmp		$SM4_PIPE_MIN, %edi
-	jb		1f
-	.irp i, 0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15, \
-		16, 17, 18, 19, 20, 21, 22, 23, 24, 25, 26, 27, 28, 29, 30, 31
-	vmovdqa64	%zmm8, SM4_PX_OFF + 64 * \i(%rsp)
-	.endr
-.endif
 .if \cb
 	vmovdqa64	%zmm8, SM4_CB_OFF(%rsp)
 .endif
 .if \xts
 	.irp i, 0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15
 	vmovdqa64	%zmm8, SM4_XT_OFF + 64 * \i(%rsp)
+	.endr
+.endif
+.if \pipe
+	cmp		$SM4_PIPE_MIN, %edi
+	jb		1f
+	.irp i, 0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15, \
+		16, 17, 18, 19, 20, 21, 22, 23, 24, 25, 26, 27, 28, 29, 30, 31
+	vmovdqa64	%zmm8, SM4_PX_OFF + 64 * \i(%rsp)
 	.endr
 .endif
 1:
@@ -1702,6 +1815,40 @@ SYM_FUNC_END(sm4_gfni_avx512_ctr)
 .endm
 
 /*
+ * Pipelined XTS (__sm4_gfni_xts64_pipe, requests of SM4_PIPE_MIN blocks
+ * or more), zmm31 = the request's first tweaks.  XTS_PIPE_FIRST: W =
+ * T(0) (the first call has no output, so W does not move on in it) and
+ * the first batch's blocks XORed with it in zmm0-15.  XTS_PIPE_LAST: the
+ * last batch's blocks XORed with W (by then T of the last batch) to r9,
+ * and zmm31 = W[0] * x^64: the first tweaks of the blocks after the
+ * batches.
+ */
+.macro XTS_PIPE_FIRST
+	mov		$0xcccc, %eax
+	kmovq		%rax, %k1
+	.irp j, 0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15
+.if \j
+	XTS_MUL_XK	%zmm31, %zmm16, 4*\j, %zmm17, %zmm18
+	vmovdqa64	%zmm16, SM4_XT_OFF + 64 * \j(%rsp)
+	vpxord		64 * \j(%rdx), %zmm16, %zmm\j
+.else
+	vmovdqa64	%zmm31, SM4_XT_OFF(%rsp)
+	vpxord		(%rdx), %zmm31, %zmm0
+.endif
+	.endr
+.endm
+
+.macro XTS_PIPE_LAST
+	.irp j, 0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15
+	vpxord		SM4_XT_OFF + 64 * \j(%rsp), %zmm\j, %zmm\j
+	vmovdqu32	%zmm\j, 64 * \j(%r9)
+	.endr
+	vmovdqa64	SM4_XT_OFF(%rsp), %zmm31
+	vpclmulqdq	$0x01, .Lxts_poly(%rip), %zmm31, %zmm31
+	vpxord		SM4_XT_OFF - 8(%rsp), %zmm31, %zmm31{%k1}
+.endm
+
+/*
  * void sm4_gfni_avx512_xts(const u32 *rk, u8 *dst, const u8 *src,
  *			    unsigned int nblocks, u8 *tweak)
  * Encryption with rkey_enc, decryption with rkey_dec.
@@ -1716,8 +1863,9 @@ SYM_TYPED_FUNC_START(sm4_gfni_avx512_xts)
 	vpslldq		$8, %zmm8, %zmm8
 	vpternlogd	$0x96, %zmm9, %zmm8, %zmm10
 	vmovdqa64	%zmm10, %zmm31
+	PIPE_LOOP	xts, XTS_PIPE_FIRST, XTS_PIPE_LAST, __sm4_gfni_xts64_pipe, 1
 	FOR_BATCHES	xts, XTS_BATCH, XTS_FINISH
-	SM4_LEAVE	1
+	SM4_LEAVE	xts=1, pipe=1
 SYM_FUNC_END(sm4_gfni_avx512_xts)
 
 /* ---- GCM --------------------------------------------------------- */

@@ -203,8 +203,9 @@ void sm4_test_regwipe(void)
 {
 	static const unsigned int counts[] = {
 		1, 2, 3, 4, 5, 8, 9, 16, 17, 31, 32, 33, 63, 64, 65, 100,
+		128, 200,
 	};
-	enum { MAXB = 100 };
+	enum { MAXB = 200 };
 	static u8 src[MAXB * 16], dst[MAXB * 16];
 	static u8 table[SM4_GCM_TABLE_SIZE];
 	struct sm4_test_impl *impl;
@@ -325,7 +326,7 @@ void sm4_test_regwipe(void)
 		}
 		memzero_explicit(&gh, sizeof(gh));
 		sm4_test_report(!bad,
-				"regwipe: %s: %lu calls (bulk, GCM, MAC, key expansion; 1..100 blocks), %lu left data of the call in %s or their stack frame",
+				"regwipe: %s: %lu calls (bulk, GCM, MAC, key expansion; 1..200 blocks), %lu left data of the call in %s or their stack frame",
 				impl->name, calls, bad, rw.what);
 	}
 }
