@@ -71,15 +71,19 @@
 #define SM4_ST_OFF	640
 #define SM4_FRAME	704
 #define SM4_CB_OFF	704
-#define SM4_CTR_FRAME	768
 #define SM4_GH_OFF	768
 #define SM4_GCM_FRAME	832
 #define SM4_PX_OFF	704
 #define SM4_PY_OFF	1728
 #define SM4_ECB_FRAME	2752
+#define SM4_CTR_FRAME	2752
 #define SM4_XT_OFF	2752
 #define SM4_XTS_FRAME	3776
 #define SM4_PIPE_MIN	128
+/* The kinds of pipelined batch (SM4_BLK64_PIPE). */
+#define SM4_PIPE_ECB	0
+#define SM4_PIPE_XTS	1
+#define SM4_PIPE_CTR	2
 #define SM4_BS_MIN	33
 
 .section .rodata, "a"
@@ -620,33 +624,39 @@ SYM_FUNC_END(__sm4_gfni_blk64_bs)
 .endm
 
 /*
- * PIPE_L2 dst, off, dom, xts: the second level of group g into registers
- * 4g..4g+3 (\off = 256 * g from \dst), each into the domain if \dom; if
- * \xts (the previous batch's blocks), each XORed with its tweaks first,
- * from the last register to the first (XTS_PIPE_OUT).
+ * PIPE_L2 dst, off, dom, out: the second level of group g into registers
+ * 4g..4g+3 (\off = 256 * g from \dst), each into the domain if \dom.
+ * The previous batch's blocks (\out the batch's kind): SM4_PIPE_XTS XORs
+ * each with its tweaks first, from the last register to the first
+ * (XTS_PIPE_OUT); SM4_PIPE_CTR with the source at the same offset from
+ * rax.
  */
-.macro PIPE_L2 dst, off, dom, xts=0
-.if \xts
-	PIPE_PAIR2	30, 27, \dst, (\off + 128), \dom, 1
-	PIPE_PAIR2	29, 31, \dst, \off, \dom, 1
+.macro PIPE_L2 dst, off, dom, out=SM4_PIPE_ECB
+.if \out == SM4_PIPE_XTS
+	PIPE_PAIR2	30, 27, \dst, (\off + 128), \dom, \out
+	PIPE_PAIR2	29, 31, \dst, \off, \dom, \out
 .else
-	PIPE_PAIR2	29, 31, \dst, \off, \dom, 0
-	PIPE_PAIR2	30, 27, \dst, (\off + 128), \dom, 0
+	PIPE_PAIR2	29, 31, \dst, \off, \dom, \out
+	PIPE_PAIR2	30, 27, \dst, (\off + 128), \dom, \out
 .endif
 .endm
 
 /* zmm\s, zmm\t unpacked into the registers at \off, \off + 64 of \dst. */
-.macro PIPE_PAIR2 s, t, dst, off, dom, xts
+.macro PIPE_PAIR2 s, t, dst, off, dom, out
 	vpunpcklbw	%zmm\t, %zmm\s, %zmm28
 	vpunpckhbw	%zmm\t, %zmm\s, %zmm\s
 .if \dom
 	vgf2p8affineqb	$0, .Lm1(%rip){1to8}, %zmm28, %zmm28
 	vgf2p8affineqb	$0, .Lm1(%rip){1to8}, %zmm\s, %zmm\s
 .endif
-.if \xts
+.if \out == SM4_PIPE_XTS
 	XTS_PIPE_OUT	\s, \dst, (\off + 64), \t
 	XTS_PIPE_OUT	28, \dst, \off, \t
 .else
+.if \out == SM4_PIPE_CTR
+	vpxord		\off(%rax), %zmm28, %zmm28
+	vpxord		\off + 64(%rax), %zmm\s, %zmm\s
+.endif
 	vmovdqu32	%zmm28, \off(\dst)
 	vmovdqu32	%zmm\s, \off + 64(\dst)
 .endif
@@ -691,10 +701,11 @@ SYM_FUNC_END(__sm4_gfni_blk64_bs)
 .endm
 
 /*
- * The transpose work that round \r of a pipelined batch carries; with
- * \xts, the output's groups from the last to the first.
+ * Step \r (0..31) of the transpose work of a pipelined batch of kind
+ * \kind (round \r of ECB carries step \r); for XTS, the output's groups
+ * from the last to the first.
  */
-.macro PIPE_SIDE r, xts
+.macro PIPE_SIDE r, kind
 	.set .Lpg, ((\r) % 8) / 2
 .if (\r) < 8
 .if (\r) % 2
@@ -703,11 +714,11 @@ SYM_FUNC_END(__sm4_gfni_blk64_bs)
 	PIPE_L1		%r10, SM4_PY_OFF+64*.Lpg, 1
 .endif
 .elseif (\r) < 16
-.if \xts
+.if \kind == SM4_PIPE_XTS
 	.set .Lpg, 3 - .Lpg
 .endif
 .if (\r) % 2
-	PIPE_L2		%r9, 256*.Lpg, 0, \xts
+	PIPE_L2		%r9, 256*.Lpg, 0, \kind
 .else
 	PIPE_L1		%r10, SM4_PX_OFF+64*.Lpg, 0
 .endif
@@ -715,7 +726,7 @@ SYM_FUNC_END(__sm4_gfni_blk64_bs)
 .if (\r) % 2
 	PIPE_L2		%r10, SM4_PY_OFF+256*.Lpg, 0
 .else
-	PIPE_L1		%rax, 64*.Lpg, 0, \xts
+	PIPE_L1		%rax, 64*.Lpg, 0, (\kind == SM4_PIPE_XTS)
 .endif
 .else
 .if (\r) % 2
@@ -727,16 +738,19 @@ SYM_FUNC_END(__sm4_gfni_blk64_bs)
 .endm
 
 /*
- * Round \r (0..31) of a pipelined batch with its transpose work.  With
- * \xts, the work of two rounds after the second, and only if it has a
- * batch to work on: the previous batch's (rounds 0-15) unless r9 = 0,
- * the next batch's (16-31) unless rax = 0.  XTS needs the first call to
- * leave its tweaks alone, and skipping the first call's and the last
+ * Round \r (0..31) of a pipelined batch of kind \kind with its transpose
+ * work.  XTS: the work of two rounds after the second, and only if it
+ * has a batch to work on: the previous batch's (rounds 0-15) unless r9 =
+ * 0, the next batch's (16-31) unless rax = 0.  XTS needs the first call
+ * to leave its tweaks alone, and skipping the first call's and the last
  * call's idle halves saves about 5% of a 4 KiB request; ECB keeps the
  * idle halves (measured natively: their branches cost its longer
- * requests 1.5-2.7%, more than they save at 4 KiB).
+ * requests 1.5-2.7%, more than they save at 4 KiB).  CTR has no input
+ * transpose (its counters are made byte-sliced): the output's sixteen
+ * steps spread over the 32 rounds, two after every fourth round, unless
+ * r9 = 0.
  */
-.macro PIPE_ROUND r, xts
+.macro PIPE_ROUND r, kind
 .if (\r) % 4 == 0
 	BS_ROUND	0, (16*((\r)+1)), 0, 1, 2, 3, 4, 5, 6, 7
 .elseif (\r) % 4 == 1
@@ -746,17 +760,25 @@ SYM_FUNC_END(__sm4_gfni_blk64_bs)
 .else
 	BS_ROUND	((\r)==31), (16*((\r)+1)), 12, 13, 14, 15, 0, 1, 2, 3
 .endif
-.if !\xts
-	PIPE_SIDE	\r, 0
-.elseif (\r) % 2
+.if \kind == SM4_PIPE_ECB
+	PIPE_SIDE	\r, \kind
+.elseif \kind == SM4_PIPE_XTS
+.if (\r) % 2
 .if (\r) < 16
 	test		%r9, %r9
 .else
 	test		%rax, %rax
 .endif
 	jz		.Lpipe_side\@
-	PIPE_SIDE	((\r) - 1), 1
-	PIPE_SIDE	\r, 1
+	PIPE_SIDE	((\r) - 1), \kind
+	PIPE_SIDE	\r, \kind
+.Lpipe_side\@:
+.endif
+.elseif (\r) % 4 == 3
+	test		%r9, %r9
+	jz		.Lpipe_side\@
+	PIPE_SIDE	(((\r) - 3) / 2), \kind
+	PIPE_SIDE	(((\r) - 1) / 2), \kind
 .Lpipe_side\@:
 .endif
 .endm
@@ -773,15 +795,17 @@ SYM_FUNC_END(__sm4_gfni_blk64_bs)
  * 0xcccc): the previous batch's output leaves XORed with T(b - 1), the
  * next batch's blocks are XORed with T(b + 1) as they are read, and W
  * moves on from T(b - 1) to T(b).
+ * __sm4_gfni_ctr64_pipe: CTR, the batch's counters in X: the previous
+ * batch's keystream leaves XORed with its source, at rax; no next batch.
  */
-.macro SM4_BLK64_PIPE xts
+.macro SM4_BLK64_PIPE kind
 	.irp c, 0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15
 	vmovdqa64	SM4_PX_OFF + 64 * \c(%r10), %zmm\c
 	.endr
 	BS_START
 	.set .Lpr, 0
 	.rept 32
-	PIPE_ROUND	.Lpr, \xts
+	PIPE_ROUND	.Lpr, \kind
 	.set .Lpr, .Lpr + 1
 	.endr
 	.irp r, 0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15
@@ -790,14 +814,19 @@ SYM_FUNC_END(__sm4_gfni_blk64_bs)
 .endm
 
 SYM_FUNC_START_LOCAL(__sm4_gfni_blk64_pipe)
-	SM4_BLK64_PIPE	0
+	SM4_BLK64_PIPE	SM4_PIPE_ECB
 	RET
 SYM_FUNC_END(__sm4_gfni_blk64_pipe)
 
 SYM_FUNC_START_LOCAL(__sm4_gfni_xts64_pipe)
-	SM4_BLK64_PIPE	1
+	SM4_BLK64_PIPE	SM4_PIPE_XTS
 	RET
 SYM_FUNC_END(__sm4_gfni_xts64_pipe)
+
+SYM_FUNC_START_LOCAL(__sm4_gfni_ctr64_pipe)
+	SM4_BLK64_PIPE	SM4_PIPE_CTR
+	RET
+SYM_FUNC_END(__sm4_gfni_ctr64_pipe)
 
 /*
  * PIPE_FIRST skip: the first batch's blocks, in zmm0-15, byte-sliced
@@ -1604,6 +1633,83 @@ SYM_FUNC_END(sm4_gfni_avx512_cfb_enc)
 .endm
 
 /*
+ * CTR_BS_COUNTERS: zmm0-15 = the batch's counters byte-sliced (see
+ * below; the caller has checked that nothing carries into byte 13),
+ * through the slot at SM4_CB_OFF.  Clobbers zmm16, zmm23, zmm25, k1.
+ */
+.macro CTR_BS_COUNTERS
+	vbroadcasti32x4	.Lbswap128(%rip), %zmm23
+	vpshufb		%zmm23, %zmm20, %zmm16
+	vpshufb		.Lkey_bytes(%rip), %zmm16, %zmm16
+	vmovdqa64	%zmm16, SM4_CB_OFF(%rsp)
+	.irp c, 0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15
+	vpbroadcastd	SM4_CB_OFF + 4 * \c(%rsp), %zmm\c
+	.endr
+	vmovdqa64	.Lctr_bs_order(%rip), %zmm16
+	vpaddb		%zmm16, %zmm15, %zmm15
+	vpcmpub		$1, %zmm16, %zmm15, %k1
+	vpternlogd	$0xff, %zmm25, %zmm25, %zmm25
+	vpsubb		%zmm25, %zmm14, %zmm14{%k1}
+.endm
+
+/*
+ * Pipelined CTR (__sm4_gfni_ctr64_pipe, requests of SM4_PIPE_MIN blocks
+ * or more): each full batch's counters into X, byte-sliced as
+ * CTR_BS_COUNTERS makes them (or, when a carry reaches byte 13, as
+ * CTR_GEN makes them, then transposed), into the domain; each call
+ * stores the previous batch's output (r9 its dst, rax its source; r9 =
+ * 0 in the first call), CTR_PIPE_LAST the last batch's.  SM4_CB_OFF is
+ * X's first slot (SM4_PX_OFF), read before X is written.  Clobbers rax,
+ * r9, r11, k1 and every vector register but the counter (zmm20), and
+ * leaves SM4_CONSTS and CTR_CONSTS loaded.
+ */
+.macro CTR_PIPE_LOOP
+	cmp		$SM4_PIPE_MIN, %ecx
+	jb		.Lctr_pipe_done
+	xor		%r9d, %r9d
+.Lctr_pipe_loop:
+	vmovdqa64	%zmm20, SM4_ST_OFF(%rsp)
+	vmovq		%xmm20, %rax
+	cmp		$0xffc0, %ax
+	ja		.Lctr_pipe_slow
+	CTR_BS_COUNTERS
+	jmp		.Lctr_pipe_x
+.Lctr_pipe_slow:
+	CTR_CONSTS
+	vmovdqa64	%zmm21, %zmm26
+	BATCH_REGS	full64, CTR_GEN
+	BS_TRANSPOSE
+	vmovdqa64	SM4_ST_OFF(%rsp), %zmm20
+	vpternlogd	$0xff, %zmm25, %zmm25, %zmm25
+.Lctr_pipe_x:
+	.irp c, 0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15
+	vgf2p8affineqb	$0, .Lm1(%rip){1to8}, %zmm\c, %zmm\c
+	vmovdqa64	%zmm\c, SM4_PX_OFF + 64 * \c(%rsp)
+	.endr
+	CTR_ADD		%zmm20, .Lctr_step64(%rip)
+	vmovdqa64	%zmm20, SM4_ST_OFF(%rsp)
+	lea		-1024(%rdx), %rax
+	call		__sm4_gfni_ctr64_pipe
+	vmovdqa64	SM4_ST_OFF(%rsp), %zmm20
+	CTR_CONSTS
+	mov		%rsi, %r9
+	add		$1024, %rsi
+	add		$1024, %rdx
+	sub		$64, %ecx
+	cmp		$64, %ecx
+	jae		.Lctr_pipe_loop
+	PIPE_LAST
+	.irp j, 0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15
+	vpxord		64 * \j - 1024(%rdx), %zmm\j, %zmm\j
+	vmovdqu32	%zmm\j, 64 * \j(%r9)
+	.endr
+	vmovdqa64	SM4_ST_OFF(%rsp), %zmm20
+	SM4_CONSTS
+	CTR_CONSTS
+.Lctr_pipe_done:
+.endm
+
+/*
  * full64 batches with their counters made byte-sliced, as
  * __sm4_gfni_blk64's input transpose would leave them (zmm\c = byte c
  * of the 64 counter blocks, block SM4_GFNI_BS_BLOCK(p) in byte p), so
@@ -1625,18 +1731,7 @@ SYM_FUNC_END(sm4_gfni_avx512_cfb_enc)
 	vmovq		%xmm20, %rax
 	cmp		$0xffc0, %ax
 	ja		.L\name\()_bs_slow
-	vbroadcasti32x4	.Lbswap128(%rip), %zmm23
-	vpshufb		%zmm23, %zmm20, %zmm16
-	vpshufb		.Lkey_bytes(%rip), %zmm16, %zmm16
-	vmovdqa64	%zmm16, SM4_CB_OFF(%rsp)
-	.irp c, 0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15
-	vpbroadcastd	SM4_CB_OFF + 4 * \c(%rsp), %zmm\c
-	.endr
-	vmovdqa64	.Lctr_bs_order(%rip), %zmm16
-	vpaddb		%zmm16, %zmm15, %zmm15
-	vpcmpub		$1, %zmm16, %zmm15, %k1
-	vpternlogd	$0xff, %zmm25, %zmm25, %zmm25
-	vpsubb		%zmm25, %zmm14, %zmm14{%k1}
+	CTR_BS_COUNTERS
 	CTR_ADD		%zmm20, .Lctr_step64(%rip)
 	vmovdqa64	%zmm20, SM4_ST_OFF(%rsp)
 	call		__sm4_gfni_blk64_bs
@@ -1663,9 +1758,10 @@ SYM_FUNC_END(sm4_gfni_avx512_cfb_enc)
 SYM_TYPED_FUNC_START(sm4_gfni_avx512_ctr)
 	SM4_ENTER	SM4_CTR_FRAME
 	CTR_START
+	CTR_PIPE_LOOP
 	CTR_BS_LOOP64	ctr, NOTHING
 	FOR_BATCHES	ctr, CTR_BATCH, NOTHING
-	SM4_LEAVE	cb=1
+	SM4_LEAVE	cb=1, pipe=1
 SYM_FUNC_END(sm4_gfni_avx512_ctr)
 
 /* ---- XTS --------------------------------------------------------- */
