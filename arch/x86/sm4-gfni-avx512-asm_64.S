@@ -71,12 +71,12 @@
 #define SM4_ST_OFF	640
 #define SM4_FRAME	704
 #define SM4_CB_OFF	704
-#define SM4_GH_OFF	768
-#define SM4_GCM_FRAME	832
 #define SM4_PX_OFF	704
 #define SM4_PY_OFF	1728
 #define SM4_ECB_FRAME	2752
 #define SM4_CTR_FRAME	2752
+#define SM4_GH_OFF	2752
+#define SM4_GCM_FRAME	2816
 #define SM4_XT_OFF	2752
 #define SM4_XTS_FRAME	3776
 #define SM4_PIPE_MIN	128
@@ -1658,30 +1658,32 @@ SYM_FUNC_END(sm4_gfni_avx512_cfb_enc)
  * CTR_BS_COUNTERS makes them (or, when a carry reaches byte 13, as
  * CTR_GEN makes them, then transposed), into the domain; each call
  * stores the previous batch's output (r9 its dst, rax its source; r9 =
- * 0 in the first call), CTR_PIPE_LAST the last batch's.  SM4_CB_OFF is
- * X's first slot (SM4_PX_OFF), read before X is written.  Clobbers rax,
+ * 0 in the first call), the loop's end the last batch's.  \extra full64
+ * then runs on each batch's output in zmm0-15 (gcm: its GHASH; loaded
+ * back from dst after the call that stored it).  SM4_CB_OFF is X's
+ * first slot (SM4_PX_OFF), read before X is written.  Clobbers rax,
  * r9, r11, k1 and every vector register but the counter (zmm20), and
  * leaves SM4_CONSTS and CTR_CONSTS loaded.
  */
-.macro CTR_PIPE_LOOP
+.macro CTR_PIPE_LOOP name, extra
 	cmp		$SM4_PIPE_MIN, %ecx
-	jb		.Lctr_pipe_done
+	jb		.L\name\()_pipe_done
 	xor		%r9d, %r9d
-.Lctr_pipe_loop:
+.L\name\()_pipe_loop:
 	vmovdqa64	%zmm20, SM4_ST_OFF(%rsp)
 	vmovq		%xmm20, %rax
 	cmp		$0xffc0, %ax
-	ja		.Lctr_pipe_slow
+	ja		.L\name\()_pipe_slow
 	CTR_BS_COUNTERS
-	jmp		.Lctr_pipe_x
-.Lctr_pipe_slow:
+	jmp		.L\name\()_pipe_x
+.L\name\()_pipe_slow:
 	CTR_CONSTS
 	vmovdqa64	%zmm21, %zmm26
 	BATCH_REGS	full64, CTR_GEN
 	BS_TRANSPOSE
 	vmovdqa64	SM4_ST_OFF(%rsp), %zmm20
 	vpternlogd	$0xff, %zmm25, %zmm25, %zmm25
-.Lctr_pipe_x:
+.L\name\()_pipe_x:
 	.irp c, 0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15
 	vgf2p8affineqb	$0, .Lm1(%rip){1to8}, %zmm\c, %zmm\c
 	vmovdqa64	%zmm\c, SM4_PX_OFF + 64 * \c(%rsp)
@@ -1690,6 +1692,15 @@ SYM_FUNC_END(sm4_gfni_avx512_cfb_enc)
 	vmovdqa64	%zmm20, SM4_ST_OFF(%rsp)
 	lea		-1024(%rdx), %rax
 	call		__sm4_gfni_ctr64_pipe
+.ifnc \extra, NOTHING
+	test		%r9, %r9
+	jz		1f
+	.irp j, 0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15
+	vmovdqu32	64 * \j(%r9), %zmm\j
+	.endr
+	\extra		full64
+1:
+.endif
 	vmovdqa64	SM4_ST_OFF(%rsp), %zmm20
 	CTR_CONSTS
 	mov		%rsi, %r9
@@ -1697,16 +1708,17 @@ SYM_FUNC_END(sm4_gfni_avx512_cfb_enc)
 	add		$1024, %rdx
 	sub		$64, %ecx
 	cmp		$64, %ecx
-	jae		.Lctr_pipe_loop
+	jae		.L\name\()_pipe_loop
 	PIPE_LAST
 	.irp j, 0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15
 	vpxord		64 * \j - 1024(%rdx), %zmm\j, %zmm\j
 	vmovdqu32	%zmm\j, 64 * \j(%r9)
 	.endr
+	\extra		full64
 	vmovdqa64	SM4_ST_OFF(%rsp), %zmm20
 	SM4_CONSTS
 	CTR_CONSTS
-.Lctr_pipe_done:
+.L\name\()_pipe_done:
 .endm
 
 /*
@@ -1758,7 +1770,7 @@ SYM_FUNC_END(sm4_gfni_avx512_cfb_enc)
 SYM_TYPED_FUNC_START(sm4_gfni_avx512_ctr)
 	SM4_ENTER	SM4_CTR_FRAME
 	CTR_START
-	CTR_PIPE_LOOP
+	CTR_PIPE_LOOP	ctr, NOTHING
 	CTR_BS_LOOP64	ctr, NOTHING
 	FOR_BATCHES	ctr, CTR_BATCH, NOTHING
 	SM4_LEAVE	cb=1, pipe=1
@@ -2246,9 +2258,10 @@ SYM_TYPED_FUNC_START(sm4_gfni_avx512_gcm_enc)
 	CTR_START
 	mov		%r11, %r8
 	GH_START
+	CTR_PIPE_LOOP	gcm, GH_BATCH
 	CTR_BS_LOOP64	gcm, GH_BATCH
 	FOR_BATCHES	gcm, GCM_BATCH, GH_FINISH
-	SM4_LEAVE	cb=1
+	SM4_LEAVE	cb=1, pipe=1
 SYM_FUNC_END(sm4_gfni_avx512_gcm_enc)
 
 /* Key expansion: called by sm4_x86_expandkey() (sm4_x86_glue.c). */
