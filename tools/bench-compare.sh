@@ -38,9 +38,16 @@ while getopts r:o:a opt; do
 	*) die "usage: $0 [-a] [-r ROUNDS] [-o OUTDIR] [BASE_REV] [-- sm4-bench options]" ;;
 	esac
 done
+# getopts consumes a "--" right after the options: then there is no
+# BASE_REV, only sm4-bench options.
+DASHDASH=
+if [ "$OPTIND" -gt 1 ]; then
+	LASTOPT=$((OPTIND - 1))
+	[ "${!LASTOPT}" != "--" ] || DASHDASH=1
+fi
 shift $((OPTIND - 1))
 BASE=
-if [ $# -gt 0 ] && [ "$1" != "--" ]; then
+if [ -z "$DASHDASH" ] && [ $# -gt 0 ] && [ "$1" != "--" ]; then
 	BASE=$1
 	shift
 fi
