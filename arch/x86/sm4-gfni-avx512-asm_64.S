@@ -1671,8 +1671,8 @@ SYM_FUNC_END(sm4_gfni_avx512_cfb_enc)
 	xor		%r9d, %r9d
 .L\name\()_pipe_loop:
 	vmovdqa64	%zmm20, SM4_ST_OFF(%rsp)
-	vmovq		%xmm20, %rax
-	cmp		$0xffc0, %ax
+	movzwl		SM4_ST_OFF(%rsp), %eax
+	cmp		$0xffc0, %eax
 	ja		.L\name\()_pipe_slow
 	CTR_BS_COUNTERS
 	jmp		.L\name\()_pipe_x
@@ -1740,8 +1740,10 @@ SYM_FUNC_END(sm4_gfni_avx512_cfb_enc)
 	cmp		$64, %ecx
 	jb		.L\name\()_bs_done
 .L\name\()_bs_loop:
-	vmovq		%xmm20, %rax
-	cmp		$0xffc0, %ax
+	/* The low 16 bits of the counter (no EVEX move to a GPR: see evex_emu.c). */
+	vmovdqa64	%zmm20, SM4_ST_OFF(%rsp)
+	movzwl		SM4_ST_OFF(%rsp), %eax
+	cmp		$0xffc0, %eax
 	ja		.L\name\()_bs_slow
 	CTR_BS_COUNTERS
 	CTR_ADD		%zmm20, .Lctr_step64(%rip)
