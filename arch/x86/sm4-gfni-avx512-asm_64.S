@@ -862,18 +862,32 @@ SYM_FUNC_END(__sm4_gfni_ctr64_pipe)
 .endm
 
 /*
- * PIPE_LOOP name, first, last, fn: for requests of SM4_PIPE_MIN blocks or
- * more, every full 64-block batch through \fn (one
- * batch alone gains nothing from it: both its transposes stay serial,
- * and the frame areas cost their stores and wiping; measured 4-7%
- * slower at 64 blocks).  \first loads the first batch into
- * zmm0-15; each call gets rax = the next batch's blocks (rdx + 1024) and
- * r9 = the previous batch's dst; in the last call rax = 0 with \skip,
- * else rdx (read again, the result never used); for the first call see
- * PIPE_FIRST.  \last stores the last batch's blocks
- * (zmm0-15, after PIPE_LAST) to r9.  Leaves ecx < 64, rsi and rdx past
- * the batches, and the word-sliced constants loaded.  Clobbers rax, r9,
- * r11.
+ * After a pipelined call: r9 = this batch's dst (the next call's
+ * previous batch), rsi, rdx and ecx past it, and on to the next call
+ * while a full batch is left, else the last batch's blocks in zmm0-15.
+ */
+.macro PIPE_NEXT name
+	mov		%rsi, %r9
+	add		$1024, %rsi
+	add		$1024, %rdx
+	sub		$64, %ecx
+	cmp		$64, %ecx
+	jae		.L\name\()_pipe_loop
+	PIPE_LAST
+.endm
+
+/*
+ * PIPE_LOOP name, first, last, fn, skip: for requests of SM4_PIPE_MIN
+ * blocks or more, every full 64-block batch through \fn (one batch
+ * alone gains nothing from it: both its transposes stay serial, and the
+ * frame areas cost their stores and wiping; measured 4-7% slower at 64
+ * blocks).  \first loads the first batch into zmm0-15; each call gets
+ * rax = the next batch's blocks (rdx + 1024) and r9 = the previous
+ * batch's dst; in the last call rax = 0 with \skip, else rdx (read
+ * again, the result never used); for the first call see PIPE_FIRST.
+ * \last stores the last batch's blocks (zmm0-15, after PIPE_LAST) to
+ * r9.  Leaves ecx < 64, rsi and rdx past the batches, and the
+ * word-sliced constants loaded.  Clobbers rax, r9, r11.
  */
 .macro PIPE_LOOP name, first, last, fn=__sm4_gfni_blk64_pipe, skip=0
 	cmp		$SM4_PIPE_MIN, %ecx
@@ -891,13 +905,7 @@ SYM_FUNC_END(__sm4_gfni_ctr64_pipe)
 .endif
 1:
 	call		\fn
-	mov		%rsi, %r9
-	add		$1024, %rsi
-	add		$1024, %rdx
-	sub		$64, %ecx
-	cmp		$64, %ecx
-	jae		.L\name\()_pipe_loop
-	PIPE_LAST
+	PIPE_NEXT	\name
 	\last
 	SM4_CONSTS
 .L\name\()_pipe_done:
@@ -1703,13 +1711,7 @@ SYM_FUNC_END(sm4_gfni_avx512_cfb_enc)
 .endif
 	vmovdqa64	SM4_ST_OFF(%rsp), %zmm20
 	CTR_CONSTS
-	mov		%rsi, %r9
-	add		$1024, %rsi
-	add		$1024, %rdx
-	sub		$64, %ecx
-	cmp		$64, %ecx
-	jae		.L\name\()_pipe_loop
-	PIPE_LAST
+	PIPE_NEXT	\name
 	.irp j, 0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15
 	vpxord		64 * \j - 1024(%rdx), %zmm\j, %zmm\j
 	vmovdqu32	%zmm\j, 64 * \j(%r9)
