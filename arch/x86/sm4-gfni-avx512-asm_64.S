@@ -1641,6 +1641,19 @@ SYM_FUNC_END(sm4_gfni_avx512_cfb_enc)
 .endm
 
 /*
+ * To \label if a batch from the counter zmm20 carries into byte 13 (its
+ * low 16 bits above 0xffc0), with zmm20 in the state slot either way.
+ * The low bits come through the slot and a GPR load: evex_emu.c takes
+ * no EVEX move to a GPR.  Clobbers rax.
+ */
+.macro CTR_IF_CARRY label
+	vmovdqa64	%zmm20, SM4_ST_OFF(%rsp)
+	movzwl		SM4_ST_OFF(%rsp), %eax
+	cmp		$0xffc0, %eax
+	ja		\label
+.endm
+
+/*
  * CTR_BS_COUNTERS: zmm0-15 = the batch's counters byte-sliced (see
  * below; the caller has checked that nothing carries into byte 13),
  * through the slot at SM4_CB_OFF.  Clobbers zmm16, zmm23, zmm25, k1.
@@ -1678,10 +1691,7 @@ SYM_FUNC_END(sm4_gfni_avx512_cfb_enc)
 	jb		.L\name\()_pipe_done
 	xor		%r9d, %r9d
 .L\name\()_pipe_loop:
-	vmovdqa64	%zmm20, SM4_ST_OFF(%rsp)
-	movzwl		SM4_ST_OFF(%rsp), %eax
-	cmp		$0xffc0, %eax
-	ja		.L\name\()_pipe_slow
+	CTR_IF_CARRY	.L\name\()_pipe_slow
 	CTR_BS_COUNTERS
 	jmp		.L\name\()_pipe_x
 .L\name\()_pipe_slow:
@@ -1742,11 +1752,7 @@ SYM_FUNC_END(sm4_gfni_avx512_cfb_enc)
 	cmp		$64, %ecx
 	jb		.L\name\()_bs_done
 .L\name\()_bs_loop:
-	/* The low 16 bits of the counter (no EVEX move to a GPR: see evex_emu.c). */
-	vmovdqa64	%zmm20, SM4_ST_OFF(%rsp)
-	movzwl		SM4_ST_OFF(%rsp), %eax
-	cmp		$0xffc0, %eax
-	ja		.L\name\()_bs_slow
+	CTR_IF_CARRY	.L\name\()_bs_slow
 	CTR_BS_COUNTERS
 	CTR_ADD		%zmm20, .Lctr_step64(%rip)
 	vmovdqa64	%zmm20, SM4_ST_OFF(%rsp)
