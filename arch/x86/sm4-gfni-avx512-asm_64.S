@@ -75,8 +75,10 @@
 #define SM4_PY_OFF	1728
 #define SM4_ECB_FRAME	2752
 #define SM4_CTR_FRAME	2752
-#define SM4_GH_OFF	2752
+/* The GHASH accumulator's slot: .set before each function that has one. */
+#define SM4_GH_OFF	.Lgh_off
 #define SM4_GCM_FRAME	2816
+#define SM4_GHASH_FRAME	64
 #define SM4_XT_OFF	2752
 #define SM4_XTS_FRAME	3776
 #define SM4_PIPE_MIN	128
@@ -920,7 +922,8 @@ SYM_FUNC_END(__sm4_gfni_ctr64_pipe)
  *			RK'(i - 1) ^ RK'(i) otherwise, byte j of it repeated
  *			in the dword at 4 * j
  *	SM4_ST_OFF	64 bytes of mode state kept across __sm4_gfni_blk64
- *	SM4_GH_OFF	gcm_enc and ghash only (frame SM4_GCM_FRAME): the
+ *	SM4_GH_OFF	gcm_enc (frame SM4_GCM_FRAME: 2752, above X and Y)
+ *			and ghash (frame SM4_GHASH_FRAME: 0) only: the
  *			GHASH accumulator (16 bytes), wiped by GH_FINISH
  *	SM4_PX_OFF, SM4_PY_OFF  ecb and xts (frames SM4_ECB_FRAME,
  *			SM4_XTS_FRAME): X and Y of the pipelined batches
@@ -2228,6 +2231,7 @@ SYM_FUNC_END(sm4_gfni_avx512_gcm_init)
  * The batches of the other modes (no cipher: the frame holds only the
  * accumulator).
  */
+.set .Lgh_off, 0
 SYM_TYPED_FUNC_START(sm4_gfni_avx512_ghash)
 	mov		%edx, %ecx
 	test		%ecx, %ecx
@@ -2237,7 +2241,7 @@ SYM_TYPED_FUNC_START(sm4_gfni_avx512_ghash)
 	push		%rbp
 	mov		%rsp, %rbp
 	and		$-64, %rsp
-	sub		$SM4_GCM_FRAME, %rsp
+	sub		$SM4_GHASH_FRAME, %rsp
 	mov		%rdi, %r8
 	mov		%rsi, %rdx
 	GH_START
@@ -2262,6 +2266,7 @@ SYM_FUNC_END(sm4_gfni_avx512_ghash)
  * registers right after its stores (dst is never read).  gh moves to r8
  * once the counter is set up.
  */
+.set .Lgh_off, SM4_PY_OFF + 1024
 SYM_TYPED_FUNC_START(sm4_gfni_avx512_gcm_enc)
 	SM4_ENTER	SM4_GCM_FRAME
 	mov		%r9, %r11
