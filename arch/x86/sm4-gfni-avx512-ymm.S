@@ -16,4 +16,6 @@
 #define SM4G_NO_GCM
 /* Its key expansion is sm4_gfni_avx512_expand_key (the zmm file's). */
 #define SM4G_NO_EXPAND_KEY
+/* Its requests of 32 blocks or more run on zmm: no byte-sliced ymm ECB. */
+#define SM4G_NO_BS32
 #include "sm4-gfni-avx2-asm_64.S"
