@@ -77,7 +77,9 @@
 #define SM4_CTR_FRAME	2752
 /* The GHASH accumulator's slot: .set before each function that has one. */
 #define SM4_GH_OFF	.Lgh_off
-#define SM4_GCM_FRAME	2816
+/* gcm_enc: the accumulator's slot, then C (1 KiB): see SM4_ENTER. */
+#define SM4_GC_OFF	2816
+#define SM4_GCM_FRAME	3840
 #define SM4_GHASH_FRAME	64
 #define SM4_XT_OFF	2752
 #define SM4_XTS_FRAME	3776
@@ -86,6 +88,7 @@
 #define SM4_PIPE_ECB	0
 #define SM4_PIPE_XTS	1
 #define SM4_PIPE_CTR	2
+#define SM4_PIPE_GCM	3
 #define SM4_BS_MIN	33
 
 .section .rodata, "a"
@@ -631,7 +634,8 @@ SYM_FUNC_END(__sm4_gfni_blk64_bs)
  * The previous batch's blocks (\out the batch's kind): SM4_PIPE_XTS XORs
  * each with its tweaks first, from the last register to the first
  * (XTS_PIPE_OUT); SM4_PIPE_CTR with the source at the same offset from
- * rax.
+ * rax; SM4_PIPE_GCM as CTR, and a copy to C at the same offset, which
+ * GHASH reads instead of dst.
  */
 .macro PIPE_L2 dst, off, dom, out=SM4_PIPE_ECB
 .if \out == SM4_PIPE_XTS
@@ -655,12 +659,16 @@ SYM_FUNC_END(__sm4_gfni_blk64_bs)
 	XTS_PIPE_OUT	\s, \dst, (\off + 64), \t
 	XTS_PIPE_OUT	28, \dst, \off, \t
 .else
-.if \out == SM4_PIPE_CTR
+.if \out >= SM4_PIPE_CTR
 	vpxord		\off(%rax), %zmm28, %zmm28
 	vpxord		\off + 64(%rax), %zmm\s, %zmm\s
 .endif
 	vmovdqu32	%zmm28, \off(\dst)
 	vmovdqu32	%zmm\s, \off + 64(\dst)
+.if \out == SM4_PIPE_GCM
+	vmovdqa64	%zmm28, SM4_GC_OFF + \off(%r10)
+	vmovdqa64	%zmm\s, SM4_GC_OFF + \off + 64(%r10)
+.endif
 .endif
 .endm
 
@@ -799,6 +807,8 @@ SYM_FUNC_END(__sm4_gfni_blk64_bs)
  * moves on from T(b - 1) to T(b).
  * __sm4_gfni_ctr64_pipe: CTR, the batch's counters in X: the previous
  * batch's keystream leaves XORed with its source, at rax; no next batch.
+ * __sm4_gfni_gcm64_pipe: the same, the output also copied to C, for
+ * its GHASH (gcm_enc must not read dst back: include/sm4/gcm.h).
  */
 .macro SM4_BLK64_PIPE kind
 	.irp c, 0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15
@@ -829,6 +839,11 @@ SYM_FUNC_START_LOCAL(__sm4_gfni_ctr64_pipe)
 	SM4_BLK64_PIPE	SM4_PIPE_CTR
 	RET
 SYM_FUNC_END(__sm4_gfni_ctr64_pipe)
+
+SYM_FUNC_START_LOCAL(__sm4_gfni_gcm64_pipe)
+	SM4_BLK64_PIPE	SM4_PIPE_GCM
+	RET
+SYM_FUNC_END(__sm4_gfni_gcm64_pipe)
 
 /*
  * PIPE_FIRST skip: the first batch's blocks, in zmm0-15, byte-sliced
@@ -932,6 +947,8 @@ SYM_FUNC_END(__sm4_gfni_ctr64_pipe)
  *	SM4_XT_OFF	xts only: the tweaks of a 64-block batch (1 KiB,
  *			register j's at 64 * j), kept across __sm4_gfni_blk64
  *			instead of computed twice; W of the pipelined batches
+ *	SM4_GC_OFF	gcm_enc only: C, the copy of a pipelined batch's
+ *			output (1 KiB) that its GHASH reads
  * KK (and with it the state slot) is built and wiped only when the
  * request has at least SM4_BS_MIN blocks; edi keeps nblocks for that.
  */
@@ -1008,7 +1025,7 @@ SYM_FUNC_END(__sm4_gfni_ctr64_pipe)
  * Wipe the frame (KK, the state slot and, with \xts, the tweaks only if
  * they were used) and the vector registers, return.
  */
-.macro SM4_LEAVE xts=0, cb=0, pipe=0
+.macro SM4_LEAVE xts=0, cb=0, pipe=0, gcm=0
 	vpxord		%xmm8, %xmm8, %xmm8
 	vmovdqa64	%zmm8, SM4_RK_OFF(%rsp)
 	vmovdqa64	%zmm8, SM4_RK_OFF + 64(%rsp)
@@ -1032,6 +1049,11 @@ SYM_FUNC_END(__sm4_gfni_ctr64_pipe)
 		16, 17, 18, 19, 20, 21, 22, 23, 24, 25, 26, 27, 28, 29, 30, 31
 	vmovdqa64	%zmm8, SM4_PX_OFF + 64 * \i(%rsp)
 	.endr
+.if \gcm
+	.irp i, 0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15
+	vmovdqa64	%zmm8, SM4_GC_OFF + 64 * \i(%rsp)
+	.endr
+.endif
 .endif
 1:
 	SM4_CLEAR_VREGS
@@ -1683,13 +1705,14 @@ SYM_FUNC_END(sm4_gfni_avx512_cfb_enc)
  * CTR_GEN makes them, then transposed), into the domain; each call
  * stores the previous batch's output (r9 its dst, rax its source; r9 =
  * 0 in the first call), the loop's end the last batch's.  \extra full64
- * then runs on each batch's output in zmm0-15 (gcm: its GHASH; loaded
- * back from dst after the call that stored it).  SM4_CB_OFF is X's
+ * then runs on each batch's output in zmm0-15 (gcm: its GHASH, \fn
+ * __sm4_gfni_gcm64_pipe, the output loaded from its copy in C, never
+ * from dst).  SM4_CB_OFF is X's
  * first slot (SM4_PX_OFF), read before X is written.  Clobbers rax,
  * r9, r11, k1 and every vector register but the counter (zmm20), and
  * leaves SM4_CONSTS and CTR_CONSTS loaded.
  */
-.macro CTR_PIPE_LOOP name, extra
+.macro CTR_PIPE_LOOP name, extra, fn=__sm4_gfni_ctr64_pipe
 	cmp		$SM4_PIPE_MIN, %ecx
 	jb		.L\name\()_pipe_done
 	xor		%r9d, %r9d
@@ -1712,12 +1735,12 @@ SYM_FUNC_END(sm4_gfni_avx512_cfb_enc)
 	CTR_ADD		%zmm20, .Lctr_step64(%rip)
 	vmovdqa64	%zmm20, SM4_ST_OFF(%rsp)
 	lea		-1024(%rdx), %rax
-	call		__sm4_gfni_ctr64_pipe
+	call		\fn
 .ifnc \extra, NOTHING
 	test		%r9, %r9
 	jz		1f
 	.irp j, 0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15
-	vmovdqu32	64 * \j(%r9), %zmm\j
+	vmovdqa64	SM4_GC_OFF + 64 * \j(%rsp), %zmm\j
 	.endr
 	\extra		full64
 1:
@@ -2263,7 +2286,8 @@ SYM_FUNC_END(sm4_gfni_avx512_ghash)
  *				unsigned int nblocks, u8 *ctr,
  *				struct sm4_ghash *gh)
  * CTR as sm4_gfni_avx512_ctr, each batch's ciphertext hashed from its
- * registers right after its stores (dst is never read).  gh moves to r8
+ * registers right after its stores, or for the pipelined batches from
+ * their copy in the frame (dst is never read).  gh moves to r8
  * once the counter is set up.
  */
 .set .Lgh_off, SM4_PY_OFF + 1024
@@ -2273,10 +2297,10 @@ SYM_TYPED_FUNC_START(sm4_gfni_avx512_gcm_enc)
 	CTR_START
 	mov		%r11, %r8
 	GH_START
-	CTR_PIPE_LOOP	gcm, GH_BATCH
+	CTR_PIPE_LOOP	gcm, GH_BATCH, __sm4_gfni_gcm64_pipe
 	CTR_BS_LOOP64	gcm, GH_BATCH
 	FOR_BATCHES	gcm, GCM_BATCH, GH_FINISH
-	SM4_LEAVE	cb=1, pipe=1
+	SM4_LEAVE	cb=1, pipe=1, gcm=1
 SYM_FUNC_END(sm4_gfni_avx512_gcm_enc)
 
 /* Key expansion: called by sm4_x86_expandkey() (sm4_x86_glue.c). */

@@ -26,15 +26,24 @@
  * with the table, src and dst each right after and right before an
  * inaccessible page (an access outside them faults), against the
  * portable GHASH and CTR.
+ * gcm-dstread (x86-64, natively run backends): enc out of place on
+ * block counts 1..320 (each batch size's edges, pipelined ones
+ * included) with dst unreadable: every store into it is let through
+ * and single-stepped, every load from it counted.  The fused CTR+GHASH
+ * must hash the ciphertext it wrote, never what dst holds afterwards
+ * (include/sm4/gcm.h: another user of those pages could change it in
+ * between, and get a tag over ciphertext of its choosing).
  * --with-broken adds "broken": the portable code with one bit of the
  * GHASH accumulator flipped after every multi-block call and one bit of
  * CBC output flipped, which both suites must fail.
  * Ends with "N passed, N failed".
  */
 
+#define _GNU_SOURCE
 #include <stdlib.h>
 #include <string.h>
 #include <signal.h>
+#include <ucontext.h>
 #include <unistd.h>
 #include <sys/mman.h>
 #include <sm4/compat.h>
@@ -553,6 +562,139 @@ static void test_gcm_guard(const struct sm4_test_impl *impl)
 	munmap(dpage - pg, 3 * pg);
 }
 
+#if defined(__x86_64__)
+/* The gcm-dstread observer: dst's pages [lo, hi) are PROT_NONE. */
+static struct {
+	u8 *lo, *hi;
+	unsigned long loads, stores;
+	volatile sig_atomic_t active, stepping;
+} rd;
+
+#define RD_TRAP_FLAG	0x100
+#define RD_PF_WRITE	0x2	/* page fault error code: a write */
+
+static void rd_segv(int sig, siginfo_t *si, void *ucv)
+{
+	ucontext_t *uc = ucv;
+	u8 *a = si->si_addr;
+
+	if (!rd.active || a < rd.lo || a >= rd.hi) {
+		ssize_t r = write(1, guard_msg, strlen(guard_msg));
+
+		(void)r;
+		_exit(1);
+	}
+	if (uc->uc_mcontext.gregs[REG_ERR] & RD_PF_WRITE)
+		rd.stores++;
+	else
+		rd.loads++;
+	mprotect(rd.lo, rd.hi - rd.lo, PROT_READ | PROT_WRITE);
+	rd.stepping = 1;
+	uc->uc_mcontext.gregs[REG_EFL] |= RD_TRAP_FLAG;
+}
+
+static void rd_trap(int sig, siginfo_t *si, void *ucv)
+{
+	ucontext_t *uc = ucv;
+
+	if (!rd.stepping) {
+		signal(SIGTRAP, SIG_DFL);
+		return;
+	}
+	rd.stepping = 0;
+	mprotect(rd.lo, rd.hi - rd.lo, PROT_NONE);
+	uc->uc_mcontext.gregs[REG_EFL] &= ~RD_TRAP_FLAG;
+}
+
+static const unsigned int dstread_blocks[] = {
+	1, 3, 4, 15, 16, 17, 31, 32, 33, 63, 64, 65, 100, 127, 128, 129,
+	191, 192, 193, 200, 255, 256, 257, 320,
+};
+
+#define DSTREAD_MAX	320
+
+static void test_gcm_dstread(const struct sm4_test_impl *impl)
+{
+	static const u8 zero[SM4_BLOCK_SIZE];
+	size_t pg = sysconf(_SC_PAGESIZE);
+	size_t size = (DSTREAD_MAX * SM4_BLOCK_SIZE + pg - 1) / pg * pg;
+	static u8 src[DSTREAD_MAX * SM4_BLOCK_SIZE];
+	static u8 want[DSTREAD_MAX * SM4_BLOCK_SIZE];
+	unsigned long cases = 0, bad = 0, loads = 0, stores = 0;
+	u8 *dst = guarded(size, pg), *table = guarded(pg, pg);
+	struct sigaction sa, old_segv, old_trap;
+	unsigned int i;
+
+	if (sm4_gfni_emu_active || sm4_avx512_emu_active) {
+		printf("SKIP: gcm-dstread %s: its instructions are emulated (the emulators read memory in their signal handlers)\n",
+		       impl->name);
+		return;
+	}
+	if (!dst || !table) {
+		printf("FAIL: gcm-dstread %s: no guarded mappings\n", impl->name);
+		n_failed++;
+		return;
+	}
+	snprintf(guard_msg, sizeof(guard_msg),
+		 "FAIL: gcm-dstread %s: an access outside dst (SIGSEGV)\n",
+		 impl->name);
+	memset(&sa, 0, sizeof(sa));
+	sigemptyset(&sa.sa_mask);
+	sa.sa_flags = SA_SIGINFO | SA_NODEFER;
+	sa.sa_sigaction = rd_segv;
+	sigaction(SIGSEGV, &sa, &old_segv);
+	sa.sa_flags = SA_SIGINFO;
+	sa.sa_sigaction = rd_trap;
+	sigaction(SIGTRAP, &sa, &old_trap);
+	for (i = 0; i < ARRAY_SIZE(dstread_blocks); i++, cases++) {
+		unsigned int n = dstread_blocks[i], len = n * SM4_BLOCK_SIZE;
+		u8 key[SM4_KEY_SIZE], h[SM4_BLOCK_SIZE], ctr[16], ctr2[16];
+		struct sm4_ghash gh, ref;
+		struct sm4_ctx ctx;
+
+		rnd_fill(key, sizeof(key));
+		rnd_fill(src, len);
+		rnd_fill(ctr, sizeof(ctr));
+		memcpy(ctr2, ctr, sizeof(ctr));
+		sm4_expandkey(&ctx, key, SM4_KEY_SIZE);
+		sm4_crypt_block(ctx.rkey_enc, h, zero);
+		impl->gcm->init(table, h);
+		sm4_ghash_start(&gh, table);
+		sm4_ghash_start(&ref, h);
+		sm4_generic_mode_ops.ctr(ctx.rkey_enc, want, src, n, ctr2);
+		sm4_gcm_generic_ops.ghash(&ref, want, n);
+
+		rd.lo = dst;
+		rd.hi = dst + size;
+		rd.loads = rd.stores = 0;
+		mprotect(dst, size, PROT_NONE);
+		rd.active = 1;
+		impl->gcm->enc(ctx.rkey_enc, dst, src, n, ctr, &gh);
+		rd.active = 0;
+		mprotect(dst, size, PROT_READ | PROT_WRITE);
+		loads += rd.loads;
+		stores += rd.stores;
+		if (rd.loads || !rd.stores || memcmp(dst, want, len) ||
+		    memcmp(ctr, ctr2, 16) || memcmp(gh.acc, ref.acc, 16)) {
+			bad++;
+			if (detail())
+				fprintf(stderr, "FAIL detail: %s gcm-dstread %u blocks: %lu loads from dst, %lu stores, output %s\n",
+					impl->name, n, rd.loads, rd.stores,
+					memcmp(dst, want, len) ||
+					memcmp(gh.acc, ref.acc, 16) ?
+					"wrong" : "right");
+		}
+	}
+	sigaction(SIGSEGV, &old_segv, NULL);
+	sigaction(SIGTRAP, &old_trap, NULL);
+	printf("%s: gcm-dstread %s: %lu cases (1..%u blocks, dst unreadable), %lu stores into dst, %lu loads from it, %lu wrong\n",
+	       verdict(bad, cases), impl->name, cases, DSTREAD_MAX, stores,
+	       loads, bad);
+	munmap(dst - pg, size + 2 * pg);
+	munmap(table - pg, 3 * pg);
+}
+#endif
+
 static void test_cts(const struct sm4_test_impl *impl)
 {
 	unsigned long cases = 0, bad = 0, i;
@@ -632,6 +774,10 @@ int main(int argc, char **argv)
 			test_gcm(impl);
 		if (impl->gcm && impl->gcm->init && impl->gcm->enc)
 			test_gcm_guard(impl);
+#if defined(__x86_64__)
+		if (impl->gcm && impl->gcm->init && impl->gcm->enc)
+			test_gcm_dstread(impl);
+#endif
 		if (!impl->gcm)
 			printf("SKIP: gcm %s: no GHASH functions\n",
 			       impl->name);
