@@ -268,8 +268,9 @@ SYM_FUNC_END(sm4_core_ymm_2)
  * entries, the last zero for the last round's unused u'), RK' behind 32
  * zero bytes (KK's RK'(-1)), S, T; for CTR and XTS also X (a batch's
  * input blocks: counters, or src ^ tweaks), TW (XTS: the batch's
- * tweaks) and the counter or tweak between batches (16 bytes).  All of
- * it is wiped before returning.
+ * tweaks) and the counter or tweak between batches (16 bytes); for gcm
+ * the registers kept across its GHASH calls.  All of it is wiped before
+ * returning.
  */
 #define SM4G_BS_KK	0
 #define SM4G_BS_RK	576
@@ -279,7 +280,8 @@ SYM_FUNC_END(sm4_core_ymm_2)
 #define SM4G_BS_X	1472
 #define SM4G_BS_TW	1984
 #define SM4G_BS_IV	2496
-#define SM4G_BS_FRAME	2528
+#define SM4G_BS_REGS	2528
+#define SM4G_BS_FRAME	2592
 
 /* One level after the first: pairs (\s_i, \t_i), through T. */
 .macro SM4G_BS_LEVEL s0, s1, s2, s3, s4, s5, s6, s7, t0, t1, t2, t3, t4, t5, t6, t7
@@ -537,6 +539,10 @@ SYM_FUNC_END(sm4g_bs32_xts)
  * (bytes 0-13 broadcast, byte 15 plus the block order .Lsm4g_bs_order,
  * byte 14 plus its carry), and skips the network; any other batch's
  * counters are written to X one by one and go through it.
+ * gcm encryption (\gcm; r9 = the struct sm4_ghash, kept in REGS): each
+ * batch's ciphertext also goes to X, and this file's GHASH function
+ * hashes it from there (dst is never read back: include/sm4/gcm.h);
+ * rdi and r9 are as they came on return.
  */
 /* The counter rax:r9 big-endian at \off(%r10).  Clobbers r11. */
 .macro SM4G_BS_CTR_PUT off
@@ -556,17 +562,21 @@ SYM_FUNC_END(sm4g_bs32_xts)
 .endif
 .endm
 
-SYM_FUNC_START_LOCAL(sm4g_bs32_ctr)
+.macro SM4G_BS_CTR_FUNC gcm
 	SM4G_BS_ENTER	SM4G_BS_FRAME
+.if \gcm
+	movq		%r9, SM4G_BS_REGS(%r10)
+	movq		%rdi, SM4G_BS_REGS + 8(%r10)
+.endif
 	movq		(%r8), %rax
 	movq		8(%r8), %r9
 	bswapq		%rax
 	bswapq		%r9
-.Lsm4g_bs_ctr_loop:
+.Lsm4g_bs_ctr_loop\@:
 	/* IV = the counter, big-endian */
 	SM4G_BS_CTR_PUT	SM4G_BS_IV
 	cmp		$0xffe0, %r9w
-	ja		.Lsm4g_bs_ctr_slow
+	ja		.Lsm4g_bs_ctr_slow\@
 	vmovdqa		.Lsm4g_bs_order(%rip), %ymm2
 	vpbroadcastb	SM4G_BS_IV + 15(%r10), %ymm0
 	vpaddb		%ymm2, %ymm0, %ymm0
@@ -584,8 +594,8 @@ SYM_FUNC_START_LOCAL(sm4g_bs32_ctr)
 	movq		%rax, SM4G_BS_IV(%r10)
 	movq		%r9, SM4G_BS_IV + 8(%r10)
 	call		sm4g_bs32_core_bs
-	jmp		.Lsm4g_bs_ctr_out
-.Lsm4g_bs_ctr_slow:
+	jmp		.Lsm4g_bs_ctr_out\@
+.Lsm4g_bs_ctr_slow\@:
 	.irp b, 0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15, \
 		16, 17, 18, 19, 20, 21, 22, 23, 24, 25, 26, 27, 28, 29, 30, 31
 	SM4G_BS_CTR_PUT	(SM4G_BS_X+16*\b)
@@ -596,20 +606,60 @@ SYM_FUNC_START_LOCAL(sm4g_bs32_ctr)
 	movq		%r9, SM4G_BS_IV + 8(%r10)
 	lea		SM4G_BS_X(%r10), %rax
 	call		sm4g_bs32_core
-.Lsm4g_bs_ctr_out:
+.Lsm4g_bs_ctr_out\@:
 	.irp r, 15, 14, 13, 12, 11, 10, 9, 8, 7, 6, 5, 4, 3, 2, 1, 0
 	vpxor		32 * (15 - \r)(%rdx), %ymm\r, %ymm\r
 	vmovdqu		%ymm\r, 32 * (15 - \r)(%rsi)
+.if \gcm
+	vmovdqa		%ymm\r, SM4G_BS_X + 32 * (15 - \r)(%r10)
+.endif
 	.endr
+.if \gcm
+	SM4G_BS_GHASH_X
+.endif
 	movq		SM4G_BS_IV(%r10), %rax
 	movq		SM4G_BS_IV + 8(%r10), %r9
-	SM4G_BS_NEXT	.Lsm4g_bs_ctr_loop
+	SM4G_BS_NEXT	.Lsm4g_bs_ctr_loop\@
 	bswapq		%rax
 	bswapq		%r9
 	movq		%rax, (%r8)
 	movq		%r9, 8(%r8)
+.if \gcm
+	movq		SM4G_BS_REGS(%r10), %r9
+.endif
 	SM4G_BS_LEAVE	SM4G_BS_FRAME
+.endm
+
+/*
+ * The 32 blocks in X into GHASH (SM4G_FN(ghash), a C-ABI call: what it
+ * may clobber waits in REGS; r10 is rsp again after it).
+ */
+.macro SM4G_BS_GHASH_X
+	movq		%rsi, SM4G_BS_REGS + 16(%r10)
+	movq		%rdx, SM4G_BS_REGS + 24(%r10)
+	movq		%rcx, SM4G_BS_REGS + 32(%r10)
+	movq		%r8, SM4G_BS_REGS + 40(%r10)
+	movq		SM4G_BS_REGS(%r10), %rdi
+	lea		SM4G_BS_X(%r10), %rsi
+	mov		$32, %edx
+	call		SM4G_FN(ghash)
+	mov		%rsp, %r10
+	movq		SM4G_BS_REGS + 8(%r10), %rdi
+	movq		SM4G_BS_REGS + 16(%r10), %rsi
+	movq		SM4G_BS_REGS + 24(%r10), %rdx
+	movq		SM4G_BS_REGS + 32(%r10), %rcx
+	movq		SM4G_BS_REGS + 40(%r10), %r8
+.endm
+
+SYM_FUNC_START_LOCAL(sm4g_bs32_ctr)
+	SM4G_BS_CTR_FUNC 0
 SYM_FUNC_END(sm4g_bs32_ctr)
+
+#ifndef SM4G_NO_GCM
+SYM_FUNC_START_LOCAL(sm4g_bs32_gcm)
+	SM4G_BS_CTR_FUNC 1
+SYM_FUNC_END(sm4g_bs32_gcm)
+#endif
 
 /*
  * A mode function's requests of 32 blocks or more: their whole 32
@@ -678,6 +728,7 @@ SYM_TYPED_FUNC_START(SM4G_FN(ghash))
 SYM_FUNC_END(SM4G_FN(ghash))
 
 SYM_TYPED_FUNC_START(SM4G_FN(gcm_enc))
+	SM4G_BS_FIRST	sm4g_bs32_gcm
 	SM4_GCM_FUNC	ymm, ymm
 SYM_FUNC_END(SM4G_FN(gcm_enc))
 #endif
