@@ -7,8 +7,8 @@
  *
  * The mode bodies are those of sm4-modes.S (shared with the AES-NI
  * drivers); this file supplies the block cores and the round keys they
- * use, and for ECB, CTR and XTS requests of 32 blocks or more a
- * byte-sliced path of its own (sm4g_bs32_*, below), which does their
+ * use, and for ECB, CBC decryption, CTR, XTS and gcm encryption
+ * requests of 32 blocks or more a byte-sliced path of its own (sm4g_bs32_*, below), which does their
  * whole 32 blocks before the mode body does the rest.  Function
  * signatures: see SM4_DEFINE_MODE_OPS in include/sm4/modes.h.
  *
@@ -233,8 +233,8 @@ SYM_FUNC_END(sm4_core_ymm_2)
 
 #ifndef SM4G_NO_BS32
 /*
- * 32 blocks byte-sliced (ECB, CTR and XTS requests of 32 blocks or
- * more), as sm4-gfni-avx512-asm_64.S's 64-block batches do it with zmm:
+ * 32 blocks byte-sliced (ECB, CBC decryption, CTR, XTS and gcm
+ * encryption requests of 32 blocks or more), as sm4-gfni-avx512-asm_64.S's 64-block batches do it with zmm:
  * after a 16x16 byte transpose inside each 128-bit lane, register c
  * holds byte c (4 * word + byte) of 32 blocks, a rotation of L is a
  * change of register, and a round is 12 GFNI and 28 XORs for 32 blocks
@@ -277,6 +277,7 @@ SYM_FUNC_END(sm4_core_ymm_2)
 #define SM4G_BS_S	704
 #define SM4G_BS_T	1216
 #define SM4G_BS_ECB_FRAME 1472
+#define SM4G_BS_CBC_FRAME 1504		/* the chaining value at X */
 #define SM4G_BS_X	1472
 #define SM4G_BS_TW	1984
 #define SM4G_BS_IV	2496
@@ -496,6 +497,38 @@ SYM_FUNC_START_LOCAL(sm4g_bs32_ecb)
 SYM_FUNC_END(sm4g_bs32_ecb)
 
 /*
+ * CBC decryption: the output of logical c (blocks 2c, 2c + 1) XORed
+ * with the ciphertext 16 bytes before it, from c = 15 down, so that in
+ * place no store overwrites ciphertext still to be read; the last
+ * block's ciphertext (the next chaining value) waits in rax:r11, the
+ * chaining value in the frame.
+ */
+SYM_FUNC_START_LOCAL(sm4g_bs32_cbc_dec)
+	SM4G_BS_ENTER	SM4G_BS_CBC_FRAME
+	vmovdqu		(%r8), %xmm0
+	vmovdqa		%xmm0, SM4G_BS_X(%r10)
+.Lsm4g_bs_cbc_loop:
+	mov		%rdx, %rax
+	call		sm4g_bs32_core
+	movq		496(%rdx), %rax
+	movq		504(%rdx), %r11
+	.irp r, 0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14
+	vpxor		32 * (15 - \r) - 16(%rdx), %ymm\r, %ymm\r
+	vmovdqu		%ymm\r, 32 * (15 - \r)(%rsi)
+	.endr
+	vmovdqa		SM4G_BS_X(%r10), %xmm0
+	vinserti128	$1, (%rdx), %ymm0, %ymm0
+	vpxor		%ymm0, %ymm15, %ymm15
+	vmovdqu		%ymm15, (%rsi)
+	movq		%rax, SM4G_BS_X(%r10)
+	movq		%r11, SM4G_BS_X + 8(%r10)
+	SM4G_BS_NEXT	.Lsm4g_bs_cbc_loop
+	vmovdqa		SM4G_BS_X(%r10), %xmm0
+	vmovdqu		%xmm0, (%r8)
+	SM4G_BS_LEAVE	SM4G_BS_CBC_FRAME
+SYM_FUNC_END(sm4g_bs32_cbc_dec)
+
+/*
  * XTS: a batch's tweaks t * x^0 .. x^31 (two a register: [t, t * x]
  * times x^2u, SM4_XTS_MUL_XK) go to TW, src ^ them to X, the tweak
  * after the batch (t * x^32) to IV; the core's output is XORed with TW.
@@ -685,6 +718,7 @@ SYM_TYPED_FUNC_START(SM4G_FN(ecb))
 SYM_FUNC_END(SM4G_FN(ecb))
 
 SYM_TYPED_FUNC_START(SM4G_FN(cbc_dec))
+	SM4G_BS_FIRST	sm4g_bs32_cbc_dec
 	SM4_MODE_FUNC	cbc_dec, ymm
 SYM_FUNC_END(SM4G_FN(cbc_dec))
 
