@@ -484,6 +484,38 @@ static void guard_fault(int sig)
 }
 
 /*
+ * A random key (its table at @table, and ctx, h), @len bytes of @src,
+ * counter (@ctr and its copy @ctr2), and accumulator, in @gh (over
+ * @table) and @ref (over h, for the portable GHASH).
+ */
+struct gcm_enc_case {
+	struct sm4_ctx ctx;
+	struct sm4_ghash gh, ref;
+	u8 h[SM4_BLOCK_SIZE], ctr[16], ctr2[16];
+};
+
+static void gcm_enc_case(const struct sm4_test_impl *impl,
+			 struct gcm_enc_case *c, u8 *table, u8 *src,
+			 unsigned int len)
+{
+	static const u8 zero[SM4_BLOCK_SIZE];
+	u8 key[SM4_KEY_SIZE], acc[16];
+
+	rnd_fill(key, sizeof(key));
+	rnd_fill(src, len);
+	rnd_fill(acc, sizeof(acc));
+	rnd_fill(c->ctr, sizeof(c->ctr));
+	memcpy(c->ctr2, c->ctr, sizeof(c->ctr));
+	sm4_expandkey(&c->ctx, key, SM4_KEY_SIZE);
+	sm4_crypt_block(c->ctx.rkey_enc, c->h, zero);
+	impl->gcm->init(table, c->h);
+	sm4_ghash_start(&c->gh, table);
+	memcpy(c->gh.acc, acc, 16);
+	sm4_ghash_start(&c->ref, c->h);
+	memcpy(c->ref.acc, acc, 16);
+}
+
+/*
  * The table, src and dst at the start of their guarded areas (at = 0)
  * or at the end (at = 1): init, ghash and enc of @n blocks must agree
  * with the portable code without touching a byte outside them.
@@ -492,38 +524,41 @@ static bool gcm_guard_case(const struct sm4_test_impl *impl, u8 *tpage,
 			   u8 *spage, u8 *dpage, size_t pg, unsigned int n,
 			   int at)
 {
-	static const u8 zero[SM4_BLOCK_SIZE];
 	unsigned int len = n * SM4_BLOCK_SIZE;
 	u8 *table = tpage + (at ? pg - SM4_GCM_TABLE_SIZE : 0);
 	u8 *src = spage + (at ? pg - len : 0), *dst = dpage + (at ? pg - len : 0);
-	u8 want[GUARD_BLOCKS * SM4_BLOCK_SIZE], ctr[16], ctr2[16], acc[16];
-	struct sm4_ghash gh, ref;
-	struct sm4_ctx ctx;
-	u8 key[SM4_KEY_SIZE], h[SM4_BLOCK_SIZE];
+	u8 want[GUARD_BLOCKS * SM4_BLOCK_SIZE];
+	struct gcm_enc_case c;
 	bool ok;
 
-	rnd_fill(key, sizeof(key));
-	rnd_fill(src, len);
-	rnd_fill(acc, sizeof(acc));
-	rnd_fill(ctr, sizeof(ctr));
-	memcpy(ctr2, ctr, sizeof(ctr));
-	sm4_expandkey(&ctx, key, SM4_KEY_SIZE);
-	sm4_crypt_block(ctx.rkey_enc, h, zero);
-	impl->gcm->init(table, h);
+	gcm_enc_case(impl, &c, table, src, len);
+	impl->gcm->ghash(&c.gh, src, n);
+	sm4_gcm_generic_ops.ghash(&c.ref, src, n);
+	ok = !memcmp(c.gh.acc, c.ref.acc, 16);
 
-	sm4_ghash_start(&gh, table);
-	memcpy(gh.acc, acc, 16);
-	sm4_ghash_start(&ref, h);
-	memcpy(ref.acc, acc, 16);
-	impl->gcm->ghash(&gh, src, n);
-	sm4_gcm_generic_ops.ghash(&ref, src, n);
-	ok = !memcmp(gh.acc, ref.acc, 16);
+	sm4_generic_mode_ops.ctr(c.ctx.rkey_enc, want, src, n, c.ctr2);
+	sm4_gcm_generic_ops.ghash(&c.ref, want, n);
+	impl->gcm->enc(c.ctx.rkey_enc, dst, src, n, c.ctr, &c.gh);
+	return ok && !memcmp(dst, want, len) && !memcmp(c.ctr, c.ctr2, 16) &&
+	       !memcmp(c.gh.acc, c.ref.acc, 16);
+}
 
-	sm4_generic_mode_ops.ctr(ctx.rkey_enc, want, src, n, ctr2);
-	sm4_gcm_generic_ops.ghash(&ref, want, n);
-	impl->gcm->enc(ctx.rkey_enc, dst, src, n, ctr, &gh);
-	return ok && !memcmp(dst, want, len) && !memcmp(ctr, ctr2, 16) &&
-	       !memcmp(gh.acc, ref.acc, 16);
+/*
+ * A guarded suite's start: FAIL if its mappings (@mapped) failed, else
+ * the message its SIGSEGV handler prints (an access outside @what).
+ */
+static bool guard_start(const char *suite, const struct sm4_test_impl *impl,
+			bool mapped, const char *what)
+{
+	if (!mapped) {
+		printf("FAIL: %s %s: no guarded mappings\n", suite, impl->name);
+		n_failed++;
+		return false;
+	}
+	snprintf(guard_msg, sizeof(guard_msg),
+		 "FAIL: %s %s: an access outside %s (SIGSEGV)\n", suite,
+		 impl->name, what);
+	return true;
 }
 
 static void test_gcm_guard(const struct sm4_test_impl *impl)
@@ -535,14 +570,9 @@ static void test_gcm_guard(const struct sm4_test_impl *impl)
 	unsigned int n;
 	int at;
 
-	if (!tpage || !spage || !dpage) {
-		printf("FAIL: gcm-guard %s: no guarded mappings\n", impl->name);
-		n_failed++;
+	if (!guard_start("gcm-guard", impl, tpage && spage && dpage,
+			 "the table, src or dst"))
 		return;
-	}
-	snprintf(guard_msg, sizeof(guard_msg),
-		 "FAIL: gcm-guard %s: an access outside the table, src or dst (SIGSEGV)\n",
-		 impl->name);
 	signal(SIGSEGV, guard_fault);
 	for (n = 1; n <= GUARD_BLOCKS; n++)
 		for (at = 0; at < 2; at++, cases++)
@@ -615,7 +645,6 @@ static const unsigned int dstread_blocks[] = {
 
 static void test_gcm_dstread(const struct sm4_test_impl *impl)
 {
-	static const u8 zero[SM4_BLOCK_SIZE];
 	size_t pg = sysconf(_SC_PAGESIZE);
 	size_t size = (DSTREAD_MAX * SM4_BLOCK_SIZE + pg - 1) / pg * pg;
 	static u8 src[DSTREAD_MAX * SM4_BLOCK_SIZE];
@@ -630,14 +659,8 @@ static void test_gcm_dstread(const struct sm4_test_impl *impl)
 		       impl->name);
 		return;
 	}
-	if (!dst || !table) {
-		printf("FAIL: gcm-dstread %s: no guarded mappings\n", impl->name);
-		n_failed++;
+	if (!guard_start("gcm-dstread", impl, dst && table, "dst"))
 		return;
-	}
-	snprintf(guard_msg, sizeof(guard_msg),
-		 "FAIL: gcm-dstread %s: an access outside dst (SIGSEGV)\n",
-		 impl->name);
 	memset(&sa, 0, sizeof(sa));
 	sigemptyset(&sa.sa_mask);
 	sa.sa_flags = SA_SIGINFO | SA_NODEFER;
@@ -648,40 +671,31 @@ static void test_gcm_dstread(const struct sm4_test_impl *impl)
 	sigaction(SIGTRAP, &sa, &old_trap);
 	for (i = 0; i < ARRAY_SIZE(dstread_blocks); i++, cases++) {
 		unsigned int n = dstread_blocks[i], len = n * SM4_BLOCK_SIZE;
-		u8 key[SM4_KEY_SIZE], h[SM4_BLOCK_SIZE], ctr[16], ctr2[16];
-		struct sm4_ghash gh, ref;
-		struct sm4_ctx ctx;
+		struct gcm_enc_case c;
 
-		rnd_fill(key, sizeof(key));
-		rnd_fill(src, len);
-		rnd_fill(ctr, sizeof(ctr));
-		memcpy(ctr2, ctr, sizeof(ctr));
-		sm4_expandkey(&ctx, key, SM4_KEY_SIZE);
-		sm4_crypt_block(ctx.rkey_enc, h, zero);
-		impl->gcm->init(table, h);
-		sm4_ghash_start(&gh, table);
-		sm4_ghash_start(&ref, h);
-		sm4_generic_mode_ops.ctr(ctx.rkey_enc, want, src, n, ctr2);
-		sm4_gcm_generic_ops.ghash(&ref, want, n);
+		gcm_enc_case(impl, &c, table, src, len);
+		sm4_generic_mode_ops.ctr(c.ctx.rkey_enc, want, src, n, c.ctr2);
+		sm4_gcm_generic_ops.ghash(&c.ref, want, n);
 
 		rd.lo = dst;
 		rd.hi = dst + size;
 		rd.loads = rd.stores = 0;
 		mprotect(dst, size, PROT_NONE);
 		rd.active = 1;
-		impl->gcm->enc(ctx.rkey_enc, dst, src, n, ctr, &gh);
+		impl->gcm->enc(c.ctx.rkey_enc, dst, src, n, c.ctr, &c.gh);
 		rd.active = 0;
 		mprotect(dst, size, PROT_READ | PROT_WRITE);
 		loads += rd.loads;
 		stores += rd.stores;
 		if (rd.loads || !rd.stores || memcmp(dst, want, len) ||
-		    memcmp(ctr, ctr2, 16) || memcmp(gh.acc, ref.acc, 16)) {
+		    memcmp(c.ctr, c.ctr2, 16) ||
+		    memcmp(c.gh.acc, c.ref.acc, 16)) {
 			bad++;
 			if (detail())
 				fprintf(stderr, "FAIL detail: %s gcm-dstread %u blocks: %lu loads from dst, %lu stores, output %s\n",
 					impl->name, n, rd.loads, rd.stores,
 					memcmp(dst, want, len) ||
-					memcmp(gh.acc, ref.acc, 16) ?
+					memcmp(c.gh.acc, c.ref.acc, 16) ?
 					"wrong" : "right");
 		}
 	}
