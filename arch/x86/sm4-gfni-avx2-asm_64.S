@@ -8,8 +8,9 @@
  * The mode bodies are those of sm4-modes.S (shared with the AES-NI
  * drivers); this file supplies the block cores and the round keys they
  * use, and for ECB, CBC decryption, CTR, XTS and gcm encryption
- * requests of 32 blocks or more a byte-sliced path of its own (sm4g_bs32_*, below), which does their
- * whole 32 blocks before the mode body does the rest.  Function
+ * requests of 32 blocks or more a byte-sliced path of its own
+ * (sm4g_bs32_*, below), which does their whole 32 blocks before the
+ * mode body does the rest.  Function
  * signatures: see SM4_DEFINE_MODE_OPS in include/sm4/modes.h.
  *
  * The round (as in sm4-gfni-avx512-asm_64.S, which derives it): state
@@ -234,11 +235,12 @@ SYM_FUNC_END(sm4_core_ymm_2)
 #ifndef SM4G_NO_BS32
 /*
  * 32 blocks byte-sliced (ECB, CBC decryption, CTR, XTS and gcm
- * encryption requests of 32 blocks or more), as sm4-gfni-avx512-asm_64.S's 64-block batches do it with zmm:
- * after a 16x16 byte transpose inside each 128-bit lane, register c
- * holds byte c (4 * word + byte) of 32 blocks, a rotation of L is a
- * change of register, and a round is 12 GFNI and 28 XORs for 32 blocks
- * (the word-sliced round above: 26 uops, 6 of them shuffles, for 16).
+ * encryption requests of 32 blocks or more), as the 64-block batches of
+ * sm4-gfni-avx512-asm_64.S do it with zmm: after a 16x16 byte transpose
+ * inside each 128-bit lane, register c holds byte c (4 * word + byte)
+ * of 32 blocks, a rotation of L is a change of register, and a round is
+ * 12 GFNI and 28 XORs for 32 blocks (the word-sliced round above: 26
+ * uops, 6 of them shuffles, for 16).
  * Sixteen ymm registers do not hold the state besides the round's
  * products, so the four words live in the frame (S, word w byte j at
  * 32 * (4w + j)): a round reads U0 and U1 there as memory operands and
@@ -285,7 +287,8 @@ SYM_FUNC_END(sm4_core_ymm_2)
 #define SM4G_BS_FRAME	2592
 
 /* One level after the first: pairs (\s_i, \t_i), through T. */
-.macro SM4G_BS_LEVEL s0, s1, s2, s3, s4, s5, s6, s7, t0, t1, t2, t3, t4, t5, t6, t7
+.macro SM4G_BS_LEVEL s0, s1, s2, s3, s4, s5, s6, s7, \
+		     t0, t1, t2, t3, t4, t5, t6, t7
 	SM4G_BS_PAIR	\s0, \t0, 0
 	SM4G_BS_PAIR	\s1, \t1, 1
 	SM4G_BS_PAIR	\s2, \t2, 2
@@ -383,7 +386,8 @@ SYM_FUNC_END(sm4_core_ymm_2)
 .macro SM4G_BS32_CORE network
 .if \network
 	/* the blocks in order */
-	SM4G_BS_NETWORK	0, %rax, 0, 8, 1, 9, 2, 10, 3, 11, 4, 12, 5, 13, 6, 14, 7, 15
+	SM4G_BS_NETWORK	0, %rax, 0, 8, 1, 9, 2, 10, 3, 11, \
+			4, 12, 5, 13, 6, 14, 7, 15
 .endif
 	/* into the domain, into S */
 	.irp r, 15, 14, 13, 12, 11, 10, 9, 8, 7, 6, 5, 4, 3, 2, 1, 0
@@ -410,7 +414,8 @@ SYM_FUNC_END(sm4_core_ymm_2)
 	cmp		%r9, %r11
 	jne		.Lsm4g_bs_rounds\@
 	/* logical i: word 3 - i / 4 of S (U35 .. U32), byte i % 4 */
-	SM4G_BS_NETWORK	SM4G_BS_S, %r10, 12, 4, 13, 5, 14, 6, 15, 7, 8, 0, 9, 1, 10, 2, 11, 3
+	SM4G_BS_NETWORK	SM4G_BS_S, %r10, 12, 4, 13, 5, 14, 6, 15, 7, \
+			8, 0, 9, 1, 10, 2, 11, 3
 	.irp r, 15, 14, 13, 12, 11, 10, 9, 8, 7, 6, 5, 4, 3, 2, 1, 0
 	vgf2p8affineqb	$0, .Lsm4g_m1_inv(%rip), %ymm\r, %ymm\r
 	.endr
