@@ -377,18 +377,20 @@ SYM_FUNC_END(sm4_core_ymm_2)
 .endm
 
 /*
- * SM4G_BS32_CORE network: 32 blocks through the 32 rounds.  In: r10 =
- * the frame (KK built); with \network the blocks at rax (any 512 bytes
- * that may be read), else already byte-sliced (logical c in ymm(15 -
- * c)).  Out: the output blocks 2c, 2c + 1 in ymm(15 - c).  Clobbers
- * every vector register, r9, r11.
+ * sm4g_bs32_core_bs: 32 blocks, byte-sliced (logical c in ymm(15 - c)),
+ * through the 32 rounds; sm4g_bs32_core: the 32 blocks at rax (any 512
+ * bytes that may be read) through the network first.  In: r10 = the
+ * frame (KK built).  Out: the output blocks 2c, 2c + 1 in ymm(15 - c).
+ * Clobber every vector register, r9, r11.
  */
-.macro SM4G_BS32_CORE network
-.if \network
+SYM_FUNC_START_LOCAL(sm4g_bs32_core)
 	/* the blocks in order */
 	SM4G_BS_NETWORK	0, %rax, 0, 8, 1, 9, 2, 10, 3, 11, \
 			4, 12, 5, 13, 6, 14, 7, 15
-.endif
+	jmp		sm4g_bs32_core_bs
+SYM_FUNC_END(sm4g_bs32_core)
+
+SYM_FUNC_START_LOCAL(sm4g_bs32_core_bs)
 	/* into the domain, into S */
 	.irp r, 15, 14, 13, 12, 11, 10, 9, 8, 7, 6, 5, 4, 3, 2, 1, 0
 	vgf2p8affineqb	$0, .Lsm4g_m1(%rip), %ymm\r, %ymm\r
@@ -405,29 +407,20 @@ SYM_FUNC_END(sm4_core_ymm_2)
 	vmovdqa		.Lsm4g_g0(%rip), %ymm14
 	lea		SM4G_BS_KK(%r10), %r11
 	lea		SM4G_BS_KK + 512(%r10), %r9
-.Lsm4g_bs_rounds\@:
+.Lsm4g_bs_rounds:
 	SM4G_BS_ROUND	0, 1, 16
 	SM4G_BS_ROUND	1, 2, 32
 	SM4G_BS_ROUND	2, 3, 48
 	SM4G_BS_ROUND	3, 0, 64
 	add		$64, %r11
 	cmp		%r9, %r11
-	jne		.Lsm4g_bs_rounds\@
+	jne		.Lsm4g_bs_rounds
 	/* logical i: word 3 - i / 4 of S (U35 .. U32), byte i % 4 */
 	SM4G_BS_NETWORK	SM4G_BS_S, %r10, 12, 4, 13, 5, 14, 6, 15, 7, \
 			8, 0, 9, 1, 10, 2, 11, 3
 	.irp r, 15, 14, 13, 12, 11, 10, 9, 8, 7, 6, 5, 4, 3, 2, 1, 0
 	vgf2p8affineqb	$0, .Lsm4g_m1_inv(%rip), %ymm\r, %ymm\r
 	.endr
-.endm
-
-SYM_FUNC_START_LOCAL(sm4g_bs32_core)
-	SM4G_BS32_CORE	1
-	RET
-SYM_FUNC_END(sm4g_bs32_core)
-
-SYM_FUNC_START_LOCAL(sm4g_bs32_core_bs)
-	SM4G_BS32_CORE	0
 	RET
 SYM_FUNC_END(sm4g_bs32_core_bs)
 
