@@ -562,19 +562,6 @@ SYM_FUNC_START_LOCAL(sm4g_bs32_xts)
 	SM4G_BS_LEAVE	SM4G_BS_FRAME
 SYM_FUNC_END(sm4g_bs32_xts)
 
-/*
- * CTR: the counter (big-endian, 128 bits) in IV and in rax:r9 (native:
- * high, low) between batches.  A batch whose low 16 counter bits are at
- * most 0xffe0 (nothing carries into byte 13: 2047 batches in 2048) gets
- * its counters made byte-sliced, as the input network would leave them
- * (bytes 0-13 broadcast, byte 15 plus the block order .Lsm4g_bs_order,
- * byte 14 plus its carry), and skips the network; any other batch's
- * counters are written to X one by one and go through it.
- * gcm encryption (\gcm; r9 = the struct sm4_ghash, kept in REGS): each
- * batch's ciphertext also goes to X, and this file's GHASH function
- * hashes it from there (dst is never read back: include/sm4/gcm.h);
- * rdi and r9 are as they came on return.
- */
 /* The counter rax:r9 big-endian at \off(%r10).  Clobbers r11. */
 .macro SM4G_BS_CTR_PUT off
 	mov		%rax, %r11
@@ -593,6 +580,19 @@ SYM_FUNC_END(sm4g_bs32_xts)
 .endif
 .endm
 
+/*
+ * CTR: the counter (big-endian, 128 bits) in IV and in rax:r9 (native:
+ * high, low) between batches.  A batch whose low 16 counter bits are at
+ * most 0xffe0 (nothing carries into byte 13: 2047 batches in 2048) gets
+ * its counters made byte-sliced, as the input network would leave them
+ * (bytes 0-13 broadcast, byte 15 plus the block order .Lsm4g_bs_order,
+ * byte 14 plus its carry), and skips the network; any other batch's
+ * counters are written to X one by one and go through it.
+ * gcm encryption (\gcm; r9 = the struct sm4_ghash, kept in REGS): each
+ * batch's ciphertext also goes to X, and this file's GHASH function
+ * hashes it from there (dst is never read back: include/sm4/gcm.h);
+ * rdi and r9 are as they came on return.
+ */
 .macro SM4G_BS_CTR_FUNC gcm
 	SM4G_BS_ENTER	SM4G_BS_FRAME
 .if \gcm
