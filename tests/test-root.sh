@@ -86,10 +86,56 @@ finish()
 	exit
 }
 
-# --- the packages ------------------------------------------------------
+# --- the guest's report channel, on the host ------------------------------
+
+# channel_case WHAT BEFORE AFTER TRIES WANT: sm4_root_chardev (the
+# arm64 guests' way to their virtio console) run on a scratch node that
+# is BEFORE ("none", or "dead": a character device of no driver, which
+# does not open) and becomes AFTER ("none" or "null": /dev/null's
+# numbers) 2 s later; WANT is where its output must go: "chardev", or
+# "nowhere" (it gives up, and no file of that name is left).
+channel_case()
+{
+	local what=$1 dev=$WORK/channel/hvc0 got
+
+	rm -rf "$WORK/channel"
+	mkdir -p "$WORK/channel"
+	[ "$2" = dead ] && mknod "$dev" c 4000 0
+	(
+		sleep 2
+		rm -f "$dev"
+		[ "$3" = null ] && mknod "$dev" c 1 3
+	) &
+	# Its output starts in a regular file; fd 3 is what this reads.
+	got=$(
+		exec 3>&1 >"$WORK/channel.start" 2>&1
+		. tests/root/sm4-root-channel
+		if sm4_root_chardev "$dev" "$4"; then
+			stat -L -c %F "/proc/$BASHPID/fd/1" >&3
+		else
+			echo "gave up" >&3
+		fi
+	)
+	wait
+	case $5:$got:$(stat -c %F "$dev" 2>/dev/null || echo none) in
+	"chardev:character special file:character special file" | "nowhere:gave up:none")
+		pass "the guests' report channel: $what" ;;
+	*)
+		fail "the guests' report channel: $what: its output went to '$got', the node is '$(stat -c %F "$dev" 2>&1)'" ;;
+	esac
+	rm -rf "$WORK/channel" "$WORK/channel.start"
+}
 
 rm -rf "$WORK"
 mkdir -p "$WORK" "$APTCACHE"
+if [ "$ARCH" = arm64 ]; then
+	channel_case "no node yet: it waits for the device and makes no file of its name" none null 10 chardev
+	channel_case "a node that does not open yet (no such device): it waits until it opens" dead null 10 chardev
+	channel_case "no node ever: it gives up and leaves no file" none none 4 nowhere
+fi
+
+# --- the packages ------------------------------------------------------
+
 ensure_pkgs mmdebstrap e2fsprogs "$QEMU_PKG" debhelper dh-dkms cpio
 V1=$(tools/version.sh) || die "tools/version.sh failed"
 V2=$V1.1
