@@ -137,6 +137,54 @@ if [ -f "$OUT/modules/sm4.ko" ]; then
 	fi
 fi
 
+# sm4-gfni-avx512's short requests (arch/x86/sm4_x86_drivers.h, "zmm
+# policy" in doc/drivers.md): its small_ops take CBC and CFB encryption
+# from its own file, whose serial functions (and the one-block core they
+# call) have no 512-bit instruction, and every other mode from its ymm
+# copy of sm4-gfni-avx2's code.
+# small_ops_fns OBJ: the functions sm4_x86_small_ops of OBJ points to,
+# in the order of struct sm4_mode_ops.
+small_ops_fns()
+{
+	local off
+
+	off=$(objdump -t "$1" | awk '$NF == "sm4_x86_small_ops" && $4 == ".rodata" { print $1 }')
+	[ -n "$off" ] || return 0
+	objdump -r -j .rodata "$1" | awk -v o=$((16#$off)) '
+		function hex(s,  i, n) {
+			for (i = 1; i <= length(s); i++)
+				n = 16 * n + index("0123456789abcdef", substr(s, i, 1)) - 1
+			return n
+		}
+		$2 == "R_X86_64_64" { a = hex($1)
+			if (a >= o && a < o + 64) f[(a - o) / 8] = $3 }
+		END { for (i = 0; i < 8; i++) printf "%s%s", (i ? " " : ""), f[i] }'
+}
+# zmm_in OBJ FN...: "N functions, M instructions on zmm" for those of
+# FN... that OBJ defines.
+zmm_in()
+{
+	local obj=$1
+
+	shift
+	objdump -d --no-show-raw-insn "$obj" | awk -v fns=" $* " '
+		/^[0-9a-f]+ <[^>]+>:$/ { n = substr($2, 2, length($2) - 3)
+			f = index(fns, " " n " ") > 0; nf += f; next }
+		f && /zmm/ { z++ }
+		END { printf "%d functions, %d instructions on zmm", nf, z }'
+}
+if [ "$ARCH" = x86_64 ]; then
+	g=sm4_gfni_avx512
+	got=$(small_ops_fns "$OUT/src/arch/x86/sm4_x86_glue_gfni_avx512.o")
+	want="${g}_ymm_ecb ${g}_cbc_enc ${g}_ymm_cbc_dec ${g}_cfb_enc ${g}_ymm_cfb_dec ${g}_ymm_ctr ${g}_ymm_xts ${g}_ymm_xts"
+	check "sm4-gfni-avx512's short requests: CBC and CFB encryption on its own serial code, the other modes on its ymm copy (small_ops: ${got:-not found})" \
+		'[ "$got" = "$want" ]'
+	zmm=$(zmm_in "$OUT/src/arch/x86/sm4-gfni-avx512-asm_64.o" \
+		${g}_cbc_enc ${g}_cfb_enc __sm4_gfni_blk1)
+	check "sm4-gfni-avx512's serial encryption executes no 512-bit instruction ($zmm)" \
+		'[ "$zmm" = "3 functions, 0 instructions on zmm" ]'
+fi
+
 # One source of truth for the module list: DKMS installs what dkms.conf
 # lists, so it must be what this build made (its modules.order).
 order=$OUT/src/modules.order

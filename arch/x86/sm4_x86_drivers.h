@@ -18,6 +18,8 @@
  * SM4_X86_NEEDS	more conditions, SM4_X86_NEEDS_* (0: none)
  * SM4_X86_SMALL_PREFIX	optional: the code of requests shorter than
  *			SM4_X86_SMALL_BELOW bytes
+ * SM4_X86_SMALL_SERIAL	with it: 1 if their serial encryptions (CBC, CFB)
+ *			stay on SM4_X86_PREFIX's code, 0 if not
  * SM4_X86_MACS		cbcmac/cmac/xcbc(sm4) and ccm(sm4) over
  *			<prefix>_cbcmac (1) or not (0)
  * SM4_X86_GCM_CLMUL	optional: gcm(sm4) where the CPU has this
@@ -120,11 +122,13 @@
  * multiplication on zmm for XTS tweaks and GHASH (VPCLMULQDQ, and
  * PCLMULQDQ on xmm, which every CPU with VPCLMULQDQ has).  Requests
  * shorter than 16 blocks, one batch of the ymm code's two register sets,
- * run on its copy of sm4-gfni-avx2's code (sm4-gfni-avx512-ymm.S, AVX2):
- * there zmm does not pay for its set-up (key transform, tweaks and
- * counters on zmm) and its clock cost.  Chosen, not measured: no host of
- * this project's has had GFNI ("zmm policy", doc/drivers.md).  No MACs or
- * ccm(sm4): sm4-gfni-avx2's serve.
+ * run on its copy of sm4-gfni-avx2's code (sm4-gfni-avx512-ymm.S, AVX2),
+ * except CBC and CFB encryption: measured natively on Sapphire Rapids,
+ * the zmm code's set-up (key transform, tweaks and counters on zmm)
+ * costs more than it saves below 12-16 blocks, while its serial
+ * encryption (one block at a time on xmm, no 512-bit operation) is
+ * faster than the ymm code's at every length ("zmm policy",
+ * doc/drivers.md).  No MACs or ccm(sm4): sm4-gfni-avx2's serve.
  */
 #define SM4_X86_PREFIX		sm4_gfni_avx512
 #define SM4_X86_EXPAND_KEY	sm4_gfni_avx512_expand_key
@@ -141,6 +145,7 @@
 #define SM4_X86_NEEDS		SM4_X86_NEEDS_ZMM_PAYS
 #define SM4_X86_SMALL_PREFIX	sm4_gfni_avx512_ymm
 #define SM4_X86_SMALL_BELOW	(16 * SM4_BLOCK_SIZE)
+#define SM4_X86_SMALL_SERIAL	1
 #define SM4_X86_MACS		0
 #define SM4_X86_GCM_CLMUL	VPCLMULQDQ
 #define SM4_X86_DESCRIPTION	"SM4 ECB/CBC/CFB/CTR/XTS/CTS and GCM, GFNI/AVX-512 accelerated"

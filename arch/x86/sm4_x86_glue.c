@@ -21,7 +21,26 @@
 
 SM4_DEFINE_MODE_OPS(sm4_x86_ops, SM4_X86_PREFIX);
 #ifdef SM4_X86_SMALL_PREFIX
-SM4_DEFINE_MODE_OPS(sm4_x86_small_ops, SM4_X86_SMALL_PREFIX);
+/* Through one more macro, so that the prefix is expanded before pasting. */
+#define SM4_X86_DECLARE_MODE_FNS(prefix)	SM4_DECLARE_MODE_FNS(prefix)
+SM4_X86_DECLARE_MODE_FNS(SM4_X86_SMALL_PREFIX);
+#if SM4_X86_SMALL_SERIAL
+#define SM4_X86_SERIAL_PREFIX	SM4_X86_PREFIX
+#else
+#define SM4_X86_SERIAL_PREFIX	SM4_X86_SMALL_PREFIX
+#endif
+#define SM4_X86_FN(prefix, fn)		__SM4_X86_FN(prefix, fn)
+#define __SM4_X86_FN(prefix, fn)	prefix##_##fn
+static const struct sm4_mode_ops sm4_x86_small_ops = {
+	.ecb		= SM4_X86_FN(SM4_X86_SMALL_PREFIX, ecb),
+	.cbc_enc	= SM4_X86_FN(SM4_X86_SERIAL_PREFIX, cbc_enc),
+	.cbc_dec	= SM4_X86_FN(SM4_X86_SMALL_PREFIX, cbc_dec),
+	.cfb_enc	= SM4_X86_FN(SM4_X86_SERIAL_PREFIX, cfb_enc),
+	.cfb_dec	= SM4_X86_FN(SM4_X86_SMALL_PREFIX, cfb_dec),
+	.ctr		= SM4_X86_FN(SM4_X86_SMALL_PREFIX, ctr),
+	.xts_enc	= SM4_X86_FN(SM4_X86_SMALL_PREFIX, xts),
+	.xts_dec	= SM4_X86_FN(SM4_X86_SMALL_PREFIX, xts),
+};
 #endif
 #if SM4_X86_MACS
 SM4_DEFINE_CBCMAC_OPS(sm4_x86_mac_ops, SM4_X86_PREFIX);
