@@ -100,7 +100,10 @@ channel_case()
 
 	rm -rf "$WORK/channel"
 	mkdir -p "$WORK/channel"
-	[ "$2" = dead ] && mknod "$dev" c 4000 0
+	if [ "$2" = dead ] && ! mknod "$dev" c 4000 0; then
+		fail "the guests' report channel: $what: mknod of the scratch node failed"
+		return
+	fi
 	(
 		sleep 2
 		rm -f "$dev"
