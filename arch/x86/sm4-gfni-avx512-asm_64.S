@@ -1030,8 +1030,6 @@ SYM_FUNC_END(__sm4_gfni_gcm64_pipe)
 	vmovdqa64	%zmm9, %zmm10
 	.endr
 1:
-.else
-	xor		%edi, %edi
 .endif
 .endm
 
