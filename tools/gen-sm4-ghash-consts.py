@@ -17,7 +17,8 @@ products are one bit short; its top bit falls off the qword.  This computes
 a * b * x, so the key table holds H^k * x^-1, and gcm_init gets H * x^-1
 as the product of H with x^-2 (XINV2).  Both constants are derived below,
 then the model is checked against a bit-serial multiply (the SP 800-38D
-algorithm), on a 32-power table and lane-wise reduced aggregated sums,
+algorithm), on a table of POWERS powers (SM4_GH_POWERS in the assembly,
+read from it) and lane-wise reduced aggregated sums,
 and against the GCM test vector of the specification's test case 2
 (AES-128, zero key: H = 66e94bd4ef8a2c3b884cfa59ca342b2e,
 GHASH(C) = f38cbb1ad69223dcc3457ae5b6b0f885).
@@ -25,7 +26,9 @@ GHASH(C) = f38cbb1ad69223dcc3457ae5b6b0f885).
 Prints the constants as #define lines of arch/x86/sm4-ghash.h.
 """
 
+import os
 import random
+import re
 
 MASK64 = (1 << 64) - 1
 R = 0xE1 << 120
@@ -83,12 +86,21 @@ def mul(a, b):
     return reduce(*products(a, b))
 
 
+ASM = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "arch",
+                   "x86", "sm4-gfni-avx512-asm_64.S")
+with open(ASM, encoding="utf-8") as f:
+    POWERS = int(re.search(r"^#define SM4_GH_POWERS\s+(\d+)$", f.read(),
+                           re.M).group(1))
+assert POWERS == 64, "the assembly's batches are 64 blocks, one reduction each"
+
+
 def table(h):
-    """Offsets 0 .. 496: H^32 * x^-1 .. H * x^-1, as gcm_init makes it."""
+    """Offsets 0 .. 16 * (POWERS - 1): H^POWERS * x^-1 .. H * x^-1, as
+    gcm_init makes it."""
     p = mul(h, XINV2)
     hx = p
     t = [p]
-    for _ in range(31):
+    for _ in range(POWERS - 1):
         p = mul(p, hx)
         t.append(p)
     return t[::-1]
@@ -101,14 +113,14 @@ def ghash(h, blocks, acc=0):
 
 
 def ghash_model(h, blocks, acc=0):
-    """Batches of up to 32 blocks, products summed per lane, reduced."""
+    """Batches of up to POWERS blocks, products summed per lane, reduced."""
     t = table(h)
     while blocks:
-        n = min(32, len(blocks))
+        n = min(POWERS, len(blocks))
         lo = mid = hi = 0
         for i, b in enumerate(blocks[:n]):
             x = b ^ acc if i == 0 else b
-            p = products(x, t[32 - n + i])
+            p = products(x, t[POWERS - n + i])
             lo, mid, hi = lo ^ p[0], mid ^ p[1], hi ^ p[2]
         acc = reduce(lo, mid, hi)
         blocks = blocks[n:]
@@ -121,7 +133,7 @@ rng = random.Random(13)
 for _ in range(200):
     a, b = rng.getrandbits(128), rng.getrandbits(128)
     assert mul(a, b) == gf_mul(gf_mul(a, b), X)
-for n in (1, 2, 3, 4, 5, 16, 31, 32, 33, 63, 64, 65, 100):
+for n in (1, 2, 3, 4, 5, 16, 31, 32, 33, 63, 64, 65, 100, 127, 128, 129):
     h = rng.getrandbits(128)
     blocks = [rng.getrandbits(128) for _ in range(n)]
     acc = rng.getrandbits(128)

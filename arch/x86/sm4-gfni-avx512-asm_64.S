@@ -81,6 +81,8 @@
 #define SM4_GC_OFF	2816
 #define SM4_GCM_FRAME	3840
 #define SM4_GHASH_FRAME	64
+/* H powers in the gcm key table: a 64-block batch's, one reduction. */
+#define SM4_GH_POWERS	64
 #define SM4_XT_OFF	2752
 #define SM4_XTS_FRAME	3776
 #define SM4_PIPE_MIN	128
@@ -2064,19 +2066,20 @@ SYM_FUNC_END(sm4_gfni_avx512_xts)
  * GH_MUL (four 64x64 carry-less products: LO = a0*b0, HI = a1*b1, MID =
  * a0*b1 ^ a1*b0) followed by GH_REDUCE computes a*b*x in GF(2^128) (the
  * carry-less product of reflected values is one bit short).  The key's
- * table therefore holds H^k*x^-1, k = 32 .. 1 at offsets 0 .. 496 (all
- * 512 bytes), and a product with it is X*H^k.
+ * table therefore holds H^k*x^-1, k = 64 .. 1 at offsets 0 .. 1008 (all
+ * 1024 bytes, SM4_GH_POWERS powers), and a product with it is X*H^k.
  *
- * Aggregation.  n <= 32 blocks X1..Xn hash as
+ * Aggregation.  A batch of n <= 64 blocks X1..Xn hashes as
  *	acc' = (acc ^ X1)*H^n ^ X2*H^(n-1) ^ ... ^ Xn*H
  * with all products summed unreduced, lane by lane, and one reduction.
- * The power for block i of n (0-based) is at 512 - 16 * (n - i), so the
+ * The power for block i of n (0-based) is at 1024 - 16 * (n - i), so the
  * powers of a batch's registers follow in memory as its blocks do, from
- * %rax = table + 512 - 16 * n (minus the byte offset of the half's first
- * register).  A partial register's lanes past the last block are zero
- * (the CTR output and loaded data are masked with {z}) and the power
- * rows under the same mask are not read, so nothing outside the table is.
- * 64-block batches hash as two halves of 32, each reduced.
+ * %rax = table + 1024 - 16 * n.  A partial register's lanes past the
+ * last block are zero (the CTR output and loaded data are masked with
+ * {z}) and the power rows under the same mask are not read, so nothing
+ * outside the table is.  Only the first register's products depend on
+ * the accumulator, so of a batch's GHASH only they, the sums and the
+ * reduction wait for the batch before.
  *
  * Reduction (GH_REDUCE).  Being linear, it is done in every lane before
  * the lanes are summed, so one register, not three, goes through the
@@ -2174,55 +2177,42 @@ SYM_FUNC_END(sm4_gfni_avx512_xts)
 .endm
 
 /*
- * Registers \j0 .. \j0+7 of a full64 or tail64 batch (at most 32
- * blocks) into the accumulator.
- */
-.macro GH_HALF64 kind, j0
-	.set .Lgh_j0, \j0
-.if \j0
-	.irp j, 8, 9, 10, 11, 12, 13, 14, 15
-	GH_REG_HI	\kind, \j
-	.endr
-.else
-	.irp j, 0, 1, 2, 3, 4, 5, 6, 7
-	GH_REG_HI	\kind, \j
-	.endr
-.endif
-	GH_REDUCE	z, 16, 17, 18, 19
-	vmovdqu32	%xmm16, SM4_GH_OFF(%rsp)
-.endm
-
-/*
  * GH_BATCH kind: hash the blocks of a batch, in its registers, into the
- * accumulator (ecx = the batch's blocks in the partial kinds).  In: r8 =
- * the struct sm4_ghash.  Clobbers rax, r9, zmm8-13 or (64-block kinds,
- * whose batch used every register) zmm16-19, 26, 27.
+ * accumulator (ecx = the batch's blocks in the partial kinds): every
+ * register's products summed, one reduction.  In: r8 = the struct
+ * sm4_ghash.  Clobbers rax, r9, zmm8-13 or (64-block kinds, whose batch
+ * used every register) zmm16-19, 26, 27.
  */
 .macro GH_BATCH kind
-	mov		SM4_GHASH_TABLE(%r8), %rax
-.ifc \kind, full64
-	GH_HALF64	\kind, 0
-	sub		$512, %rax
-	GH_HALF64	\kind, 8
-.exitm
-.endif
-.ifc \kind, tail64
-	GH_HALF64	\kind, 0
-	mov		%ecx, %r9d
-	shl		$4, %r9d
-	add		$512, %rax
-	sub		%r9, %rax
-	GH_HALF64	\kind, 8
-.exitm
-.endif
-.ifnc \kind, full32
-	mov		%ecx, %r9d
-	shl		$4, %r9d
-	add		$512, %rax
-	sub		%r9, %rax
-.endif
 	BATCH_GEOM	\kind, 4
 	.set .Lgh_j0, .Lfirst
+	.set .Lgh_n, 0
+	.set .Lgh_64, 0
+.ifc \kind, full64
+	.set .Lgh_n, 64
+	.set .Lgh_64, 1
+.endif
+.ifc \kind, tail64
+	.set .Lgh_64, 1
+.endif
+.ifc \kind, full32
+	.set .Lgh_n, 32
+.endif
+	/* rax = table + 16 * (SM4_GH_POWERS - n), n from ecx if not known */
+	mov		SM4_GHASH_TABLE(%r8), %rax
+.if .Lgh_n == 0
+	mov		%ecx, %r9d
+	shl		$4, %r9d
+	add		$(16 * SM4_GH_POWERS), %rax
+	sub		%r9, %rax
+.elseif .Lgh_n < SM4_GH_POWERS
+	add		$(16 * (SM4_GH_POWERS - .Lgh_n)), %rax
+.endif
+.if .Lgh_64
+	BATCH_REGS	\kind, GH_REG_HI
+	GH_REDUCE	z, 16, 17, 18, 19
+	vmovdqu32	%xmm16, SM4_GH_OFF(%rsp)
+.else
 	BATCH_REGS	\kind, GH_REG_LO
 .if .Lw_is_x
 	GH_REDUCE	x, 8, 9, 10, 11
@@ -2230,6 +2220,7 @@ SYM_FUNC_END(sm4_gfni_avx512_xts)
 	GH_REDUCE	z, 8, 9, 10, 11
 .endif
 	vmovdqu32	%xmm8, SM4_GH_OFF(%rsp)
+.endif
 .endm
 
 /*
@@ -2253,11 +2244,12 @@ SYM_FUNC_END(sm4_gfni_avx512_xts)
 /*
  * void sm4_gfni_avx512_gcm_init(u8 *table, const u8 *h)
  * The table: H*x^-1 = H*x^-2*x (a product with x^-2, .Lgh_xinv2), then
- * H^k*x^-1 = H^(k-1)*x^-1 * H*x^-1 * x for k up to 32, from offset 496
- * down to 0.  Every vector register used is cleared before returning.
+ * H^k*x^-1 = H^(k-1)*x^-1 * H*x^-1 * x for k up to SM4_GH_POWERS, from
+ * offset 1008 down to 0.  Every vector register used is cleared before
+ * returning.
  */
-.if 512 > SM4_GCM_TABLE_SIZE
-	.error "gcm_init: its 512-byte table exceeds SM4_GCM_TABLE_SIZE"
+.if SM4_GH_POWERS * 16 > SM4_GCM_TABLE_SIZE
+	.error "gcm_init: its table exceeds SM4_GCM_TABLE_SIZE"
 .endif
 SYM_TYPED_FUNC_START(sm4_gfni_avx512_gcm_init)
 	vmovdqu32	(%rsi), %xmm11
@@ -2266,7 +2258,7 @@ SYM_TYPED_FUNC_START(sm4_gfni_avx512_gcm_init)
 	GH_MUL		x, 1, 11, 12, 13, 8, 9, 10
 	GH_REDUCE	x, 8, 9, 10, 11
 	vmovdqa64	%xmm8, %xmm12
-	lea		496(%rdi), %rax
+	lea		(SM4_GH_POWERS * 16 - 16)(%rdi), %rax
 	jmp		.Lgcm_init_store
 .Lgcm_init_loop:
 	vmovdqa64	%xmm8, %xmm11
