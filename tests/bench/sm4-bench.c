@@ -204,6 +204,7 @@ static unsigned int out_len(int r, int s)
 
 struct cell {
 	double ticks_per_req;	/* median */
+	double core_per_tick;	/* IMUL method: beside the run taken, else 0 */
 	double spread;		/* (max - min) / median of the runs */
 	unsigned long reqs;	/* requests per run */
 	unsigned int preempted;	/* runs timed by CPU time: lost the CPU */
@@ -252,6 +253,7 @@ static u64 thread_ns(void)
 
 static double tick_hz;
 static double core_per_tick;	/* 0: unknown */
+static bool core_by_imul;	/* core_per_tick from the IMUL chain */
 static const char *tick_name = "TSC";
 
 static void calibrate_ticks(void)
@@ -283,16 +285,16 @@ static void calibrate_ticks(void)
  */
 #define IMUL_LATENCY	3
 
-static double dependent_imul_cycles_per_tick(void)
+static double dependent_imul_cycles_per_tick_n(unsigned long iters, int runs)
 {
 #if defined(__x86_64__)
-	const unsigned long iters = 30000, muls = 64;
+	const unsigned long muls = 64;
 	volatile unsigned long seed = 3;
 	unsigned long m = seed;
 	double best = 0;
 	int run;
 
-	for (run = 0; run < 40; run++) {
+	for (run = 0; run < runs; run++) {
 		unsigned long x = 1, i;
 		u64 t0, t1;
 
@@ -310,6 +312,23 @@ static double dependent_imul_cycles_per_tick(void)
 #else
 	return 0;
 #endif
+}
+
+static double dependent_imul_cycles_per_tick(void)
+{
+	return dependent_imul_cycles_per_tick_n(30000, 40);
+}
+
+/*
+ * The same beside every timed run of a cell (IMUL method only): a
+ * start-up figure misses how fast the core runs later (one host, minutes
+ * apart: 1.38 and 1.57 cycles per tick, the cells' ticks unchanged), so
+ * each run gets the better of the two chains (about 0.2 ms each) just
+ * before and just after it: one disturbed chain reads low, not high.
+ */
+static double imul_beside_run(void)
+{
+	return dependent_imul_cycles_per_tick_n(4000, 1);
 }
 
 /*
@@ -387,15 +406,17 @@ static void calibrate_core_cycles(char *why, size_t whylen)
 		int err = errno;
 
 		core_per_tick = dependent_imul_cycles_per_tick();
+		core_by_imul = core_per_tick > 0;
 		if (core_per_tick > 0 && !core_clock_plausible(core_per_tick)) {
 			snprintf(why, whylen,
 				 "perf_event_open(cycles): %s; a chain of dependent imuls gives %.3f core cycles per %s tick (%.2f GHz), implausible: no core cycles printed",
 				 strerror(err), core_per_tick, tick_name,
 				 core_per_tick * tick_hz / 1e9);
 			core_per_tick = 0;
+			core_by_imul = false;
 		} else if (core_per_tick > 0)
 			snprintf(why, whylen,
-				 "perf_event_open(cycles): %s; a chain of dependent imuls (%d cycles each) gives %.3f core cycles per %s tick (core %.2f GHz)",
+				 "perf_event_open(cycles): %s; a chain of dependent imuls (%d cycles each) gives %.3f core cycles per %s tick (core %.2f GHz) at start; core cycles below from chains beside each run",
 				 strerror(err), IMUL_LATENCY, core_per_tick,
 				 tick_name, core_per_tick * tick_hz / 1e9);
 		else
@@ -722,7 +743,7 @@ static void measure(int i, int r, int s)
 {
 	unsigned int len = req_len(r, s);
 	struct cell *c = &cells[i][r][s];
-	double per[64], target, best_tsc = 0;
+	double per[64], target, best_tsc = 0, cal_prev = 0, best_cal = 0;
 	unsigned long n, j;
 	unsigned int run, tsc_runs = 0;
 	u64 t0, t1;
@@ -769,8 +790,11 @@ static void measure(int i, int r, int s)
 	 * the code.  Such a run is timed by the thread's CPU time instead,
 	 * converted to ticks, and counted.
 	 */
+	if (core_by_imul)
+		cal_prev = imul_beside_run();
 	for (run = 0; run < opt_runs; run++) {
 		u64 w0 = now_ns(), c0 = thread_ns(), w1, c1;
+		double cal = 0, cal_next = 0;
 
 		t0 = ticks();
 		for (j = 0; j < n; j++)
@@ -778,14 +802,21 @@ static void measure(int i, int r, int s)
 		t1 = ticks();
 		c1 = thread_ns();
 		w1 = now_ns();
+		if (core_by_imul) {
+			cal_next = imul_beside_run();
+			cal = cal_next > cal_prev ? cal_next : cal_prev;
+			cal_prev = cal_next;
+		}
 		if ((double)(c1 - c0) < 0.97 * (double)(w1 - w0)) {
 			c->preempted++;
 			per[run] = (double)(c1 - c0) * tick_hz / 1e9 /
 				   (double)n;
 		} else {
 			per[run] = (double)(t1 - t0) / (double)n;
-			if (!tsc_runs || per[run] < best_tsc)
+			if (!tsc_runs || per[run] < best_tsc) {
 				best_tsc = per[run];
+				best_cal = cal;
+			}
 			tsc_runs++;
 		}
 	}
@@ -798,6 +829,9 @@ static void measure(int i, int r, int s)
 	c->ticks_per_req = !opt_best ? per[opt_runs / 2] :
 			   tsc_runs ? best_tsc : per[0];
 	c->spread = (per[opt_runs - 1] - per[0]) / c->ticks_per_req;
+	/* With -b, the core clock beside the run taken, if plausible. */
+	c->core_per_tick = opt_best && tsc_runs &&
+			   core_clock_plausible(best_cal) ? best_cal : 0;
 	c->reqs = n;
 	c->done = true;
 }
@@ -977,9 +1011,16 @@ typedef double (*value_fn)(int i, int r, int s);
 /* print_table() prints only the rows this accepts, if set. */
 static bool (*row_filter)(int r);
 
+/* Core cycles per tick of a cell: measured beside it, else at start. */
+static double cell_core_per_tick(int i, int r, int s)
+{
+	return cells[i][r][s].core_per_tick > 0 ?
+	       cells[i][r][s].core_per_tick : core_per_tick;
+}
+
 static double core_cpb(int i, int r, int s)
 {
-	return cpb(i, r, s) * core_per_tick;
+	return cpb(i, r, s) * cell_core_per_tick(i, r, s);
 }
 
 static void print_table(const char *title, value_fn val, int i, int base,
@@ -1049,8 +1090,7 @@ static void write_csv(const char *path, int generic, int gcry)
 					size_names[s], req_len(r, s), m,
 					cpb(i, r, s));
 				if (core_per_tick > 0)
-					fprintf(f, "%.4f", cpb(i, r, s) *
-						core_per_tick);
+					fprintf(f, "%.4f", core_cpb(i, r, s));
 				fprintf(f, ",%.1f,%lu,%u,%u,%.3f,",
 					c->ticks_per_req / tick_hz * 1e9,
 					c->reqs, opt_runs, c->preempted,
@@ -1379,8 +1419,12 @@ int main(int argc, char **argv)
 	for (i = 0; i < n_bimpls; i++)
 		print_table(bimpls[i].name, cpb, i, -1, " %7.2f");
 	if (core_per_tick > 0) {
-		printf("\n## Core cycles per byte (%s ticks x %.3f)\n",
-		       tick_name, core_per_tick);
+		if (core_by_imul && opt_best)
+			printf("\n## Core cycles per byte (%s ticks x the IMUL chains' cycles per tick beside each cell's fastest run)\n",
+			       tick_name);
+		else
+			printf("\n## Core cycles per byte (%s ticks x %.3f)\n",
+			       tick_name, core_per_tick);
 		for (i = 0; i < n_bimpls; i++)
 			print_table(bimpls[i].name, core_cpb, i, -1, " %7.2f");
 	}
