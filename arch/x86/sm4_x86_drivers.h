@@ -121,14 +121,14 @@
  * shuffles and 64-bit mask registers (AVX512BW), carry-less
  * multiplication on zmm for XTS tweaks and GHASH (VPCLMULQDQ, and
  * PCLMULQDQ on xmm, which every CPU with VPCLMULQDQ has).  Requests
- * shorter than 16 blocks, one batch of the ymm code's two register sets,
- * run on its copy of sm4-gfni-avx2's code (sm4-gfni-avx512-ymm.S, AVX2),
- * except CBC and CFB encryption: measured natively on Sapphire Rapids,
- * the zmm code's set-up (key transform, tweaks and counters on zmm)
- * costs more than it saves below 12-16 blocks, while its serial
- * encryption (one block at a time on xmm, no 512-bit operation) is
- * faster than the ymm code's at every length ("zmm policy",
- * doc/drivers.md).  No MACs or ccm(sm4): sm4-gfni-avx2's serve.
+ * shorter than 9 blocks run on its copy of sm4-gfni-avx2's code
+ * (sm4-gfni-avx512-ymm.S, AVX2), except CBC and CFB encryption:
+ * measured natively on Sapphire Rapids, the zmm code's set-up (key
+ * transform, tweaks and counters on zmm) costs more than it saves up to
+ * 8 blocks and less from 9 on, while its serial encryption (one block at
+ * a time on xmm, no 512-bit operation) is faster than the ymm code's at
+ * every length ("zmm policy", doc/drivers.md).  No MACs or ccm(sm4):
+ * sm4-gfni-avx2's serve.
  */
 #define SM4_X86_PREFIX		sm4_gfni_avx512
 #define SM4_X86_EXPAND_KEY	sm4_gfni_avx512_expand_key
@@ -144,7 +144,7 @@
 				 XFEATURE_MASK_AVX512)
 #define SM4_X86_NEEDS		SM4_X86_NEEDS_ZMM_PAYS
 #define SM4_X86_SMALL_PREFIX	sm4_gfni_avx512_ymm
-#define SM4_X86_SMALL_BELOW	(16 * SM4_BLOCK_SIZE)
+#define SM4_X86_SMALL_BELOW	(9 * SM4_BLOCK_SIZE)
 #define SM4_X86_SMALL_SERIAL	1
 #define SM4_X86_MACS		0
 #define SM4_X86_GCM_CLMUL	VPCLMULQDQ
