@@ -28,9 +28,10 @@
  * "cycles/B" are TSC ticks per byte, which equal core cycles only when
  * the core runs at the TSC frequency (not under turbo or power saving).
  * The core-cycles/TSC-ticks ratio comes from the perf core-cycle
- * counter or, without it, from a chain of dependent IMULs; it is printed
- * (and core cycles per byte with it) only if the core clock it implies
- * lies between half the TSC rate and 6 GHz.
+ * counter or, without it, from chains of dependent IMULs (with -b, the
+ * chains beside each cell's fastest run); it is printed (and core cycles
+ * per byte with it) only if the core clock it implies lies between half
+ * the TSC rate and 6 GHz.
  */
 #define _GNU_SOURCE
 #include <errno.h>
