@@ -787,8 +787,8 @@ SYM_FUNC_END(__sm4_gfni_blk64_bs)
  * after each of rounds 0-15 one register of GHASH (GH_PIPE_STEP), so
  * that its port-5 work (VPCLMULQDQ, VPSHUFB) runs beside the rounds'
  * GF2P8AFFINEINVQBs on port 0 instead of between two calls (measured
- * natively: gcm encryption 2.4-4.4% faster from 1024 blocks on, 0.8-1.3%
- * slower at 128-256).
+ * natively: gcm encryption 2.4-4.4% faster from 1024 blocks on, up to
+ * 2.3% slower at 128-256, most at 192).
  */
 .macro PIPE_ROUND r, kind
 .if (\r) % 4 == 0
