@@ -5,7 +5,8 @@
 # linux-source-6.1, the same on every host: installed on bookworm,
 # downloaded from bookworm elsewhere) over every kernel source file of the
 # project; one PASS/FAIL line per file.  Checkpatch warnings count as
-# failures.
+# failures.  Then tools/check-generated.py: each generator's constants
+# against their copies in the sources.
 
 set -uo pipefail
 ROOT=$(cd "$(dirname "$0")/.." && pwd)
@@ -65,3 +66,13 @@ for f in $files; do
 		echo "$out" | head -20
 	fi
 done
+
+# The constants the generators in tools/ derive, against their copies in
+# the sources (tools/check-generated.py: one line per generator).
+ensure_pkgs python3
+ngen=$(ls tools/gen-*.py | wc -l)
+out=$(timeout 900 python3 tools/check-generated.py 2>&1)
+echo "$out" | grep -E '^(PASS|FAIL): '
+lines=$(echo "$out" | grep -cE '^(PASS|FAIL): ')
+[ "$lines" -eq "$ngen" ] ||
+	echo "FAIL: generated constants: $lines results for the $ngen generators in tools/ (tools/check-generated.py said: $(echo "$out" | grep -vE '^(PASS|FAIL): ' | tail -3 | tr '\n' ' '))"
