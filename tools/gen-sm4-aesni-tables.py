@@ -2,8 +2,9 @@
 # SPDX-License-Identifier: GPL-2.0
 """Derive the constants of arch/x86/sm4-aesni-modes.S and check them.
 
-Prints the table section of that header (between its "Constants" line
-and .Lsm4_mask_0f); exits with an assertion error if any check fails.
+Prints its tables, each under its label as that file has it (compared by
+tools/check-generated.py); exits with an assertion error if any check
+fails.
 
 Model (all byte-wise over GF(2)):
   SM4 S(x) = A*Is(A*x + C) + C, Is = inverse mod 0x1f5.
@@ -491,9 +492,9 @@ def fmt(label, v):
     print("\t.endr")
 
 
-def fmtx(label, v):
+def fmtx(label, v, prefix="sm4x"):
     """One 16-byte constant of the sm4x code (xmm only)."""
-    print(".Lsm4x_%s:" % label)
+    print(".L%s_%s:" % (prefix, label))
     for half in (v[:8], v[8:]):
         print("\t.byte " + ", ".join("0x%02x" % x for x in half))
 
@@ -522,3 +523,10 @@ fmtx("sm_hi", XSM[1])
 for name, v in (("s2", XS2), ("s3", XS3), ("ks2a", XKS2A), ("ks2b", XKS2B),
                 ("ks2c", XKS2C)):
     fmtx(name, v)
+# The S-box alone (the key expansion): post() by nibbles, d in the low one.
+POST = ([post(i) for i in range(16)],
+        [post(i << 4) ^ post(0) for i in range(16)])
+for z in range(256):
+    assert POST[0][z & 15] ^ POST[1][z >> 4] == post(z)
+fmtx("post_lo", POST[0], "sm4")
+fmtx("post_hi", POST[1], "sm4")
