@@ -28,10 +28,10 @@
  * "cycles/B" are TSC ticks per byte, which equal core cycles only when
  * the core runs at the TSC frequency (not under turbo or power saving).
  * The core-cycles/TSC-ticks ratio comes from the perf core-cycle
- * counter or, without it, from chains of dependent IMULs (with -b, the
- * chains beside each cell's fastest run); it is printed (and core cycles
- * per byte with it) only if the core clock it implies lies between half
- * the TSC rate and 6 GHz.
+ * counter or, without it, from chains of dependent IMULs beside each
+ * timed run (with -b, those beside each cell's fastest run); it is
+ * printed (and core cycles per byte with it) only if the core clock it
+ * implies lies between half the TSC rate and 6 GHz.
  */
 #define _GNU_SOURCE
 #include <errno.h>
@@ -205,7 +205,7 @@ static unsigned int out_len(int r, int s)
 
 struct cell {
 	double ticks_per_req;	/* median */
-	double core_per_tick;	/* IMUL method: beside the run taken, else 0 */
+	double core_per_tick;	/* IMUL method: beside the runs, else 0 */
 	double spread;		/* (max - min) / median of the runs */
 	unsigned long reqs;	/* requests per run */
 	unsigned int preempted;	/* runs timed by CPU time: lost the CPU */
@@ -744,7 +744,8 @@ static void measure(int i, int r, int s)
 {
 	unsigned int len = req_len(r, s);
 	struct cell *c = &cells[i][r][s];
-	double per[64], target, best_tsc = 0, cal_prev = 0, best_cal = 0;
+	double per[64], cyc[64], target, best_tsc = 0, cal_prev = 0;
+	double best_cal = 0;
 	unsigned long n, j;
 	unsigned int run, tsc_runs = 0;
 	u64 t0, t1;
@@ -814,6 +815,7 @@ static void measure(int i, int r, int s)
 				   (double)n;
 		} else {
 			per[run] = (double)(t1 - t0) / (double)n;
+			cyc[tsc_runs] = per[run] * cal;
 			if (!tsc_runs || per[run] < best_tsc) {
 				best_tsc = per[run];
 				best_cal = cal;
@@ -830,9 +832,21 @@ static void measure(int i, int r, int s)
 	c->ticks_per_req = !opt_best ? per[opt_runs / 2] :
 			   tsc_runs ? best_tsc : per[0];
 	c->spread = (per[opt_runs - 1] - per[0]) / c->ticks_per_req;
-	/* With -b, the core clock beside the run taken, if plausible. */
-	c->core_per_tick = opt_best && tsc_runs &&
-			   core_clock_plausible(best_cal) ? best_cal : 0;
+	/*
+	 * The core clock beside the runs: with -b the one beside the run
+	 * taken; else the median core cycles of the TSC-timed runs over the
+	 * median ticks.  Kept only if plausible.
+	 */
+	if (opt_best) {
+		c->core_per_tick = tsc_runs ? best_cal : 0;
+	} else if (tsc_runs) {
+		qsort(cyc, tsc_runs, sizeof(cyc[0]), cmp_double);
+		c->core_per_tick = cyc[tsc_runs / 2] / c->ticks_per_req;
+	} else {
+		c->core_per_tick = 0;
+	}
+	if (!core_by_imul || !core_clock_plausible(c->core_per_tick))
+		c->core_per_tick = 0;
 	c->reqs = n;
 	c->done = true;
 }
@@ -1420,9 +1434,9 @@ int main(int argc, char **argv)
 	for (i = 0; i < n_bimpls; i++)
 		print_table(bimpls[i].name, cpb, i, -1, " %7.2f");
 	if (core_per_tick > 0) {
-		if (core_by_imul && opt_best)
-			printf("\n## Core cycles per byte (%s ticks x the IMUL chains' cycles per tick beside each cell's fastest run)\n",
-			       tick_name);
+		if (core_by_imul)
+			printf("\n## Core cycles per byte (%s ticks x the IMUL chains' cycles per tick beside the cell's %s)\n",
+			       tick_name, opt_best ? "fastest run" : "runs");
 		else
 			printf("\n## Core cycles per byte (%s ticks x %.3f)\n",
 			       tick_name, core_per_tick);
