@@ -848,12 +848,8 @@ SYM_FUNC_END(__sm4_gfni_blk64_bs)
 .macro GH_PIPE_STEP j
 	vmovdqu32	64 * (\j)(%r8), %zmm31
 	vmovdqa64	SM4_GC_OFF + 64 * (\j)(%r10), %zmm30
-	vpshufb		.Lgh_bswap(%rip), %zmm30, %zmm30
-.if (\j) == 0
-	vmovdqu32	SM4_GCM_GH_OFF(%r10), %xmm20
-	vpxord		%zmm20, %zmm30, %zmm30
-.endif
-	GH_MUL		z, ((\j) == 0), 30, 31, 20, 27, 28, 29
+	.set .Lgh_first, ((\j) == 0)
+	GH_REG_W	z, 30, SM4_GCM_GH_OFF(%r10), 27, 28, 29, 30, 31, 20
 .if (\j) == 15
 	GH_REDUCE	z, 27, 28, 29, 30
 	vmovdqu32	%xmm27, SM4_GCM_GH_OFF(%r10)
@@ -2215,21 +2211,28 @@ SYM_FUNC_END(sm4_gfni_avx512_xts)
  * GH_REG kind, j, lo, mid, hi, x, h, t: register \j of a batch into the
  * products: its power(s) from .Lboff(%rax) into \h (under \j's mask),
  * its blocks byte-reversed into \x, the accumulator added (through \t)
- * if \j is the half's first register (.Lgh_j0).  Clobbers \x, \h, \t.
+ * if \j is the batch's first register (.Lgh_j0).  Clobbers \x, \h, \t.
  */
 .macro GH_REG kind, j, lo, mid, hi, x, h, t
 	MEM_OP_TO	\kind, \j, \h, vmovdqu32, %rax, 0, 1
+	.set .Lgh_first, (\j == .Lgh_j0)
 .if .Lw_is_x
-	GH_REG_W	x, \j, \lo, \mid, \hi, \x, \h, \t
+	GH_REG_W	x, \j, SM4_GH_OFF(%rsp), \lo, \mid, \hi, \x, \h, \t
 .else
-	GH_REG_W	z, \j, \lo, \mid, \hi, \x, \h, \t
+	GH_REG_W	z, \j, SM4_GH_OFF(%rsp), \lo, \mid, \hi, \x, \h, \t
 .endif
 .endm
 
-.macro GH_REG_W w, j, lo, mid, hi, x, h, t
-	vpshufb		.Lgh_bswap(%rip), %\w\()mm\j, %\w\()mm\x
-.if \j == .Lgh_j0
-	vmovdqu32	SM4_GH_OFF(%rsp), %xmm\t
+/*
+ * GH_REG_W w, src, acc, lo, mid, hi, x, h, t: the blocks of register
+ * \src byte-reversed into \x, plus the accumulator at \acc if
+ * .Lgh_first (the sums then set, else added to), times the powers in
+ * \h.  Clobbers \x, \t.
+ */
+.macro GH_REG_W w, src, acc, lo, mid, hi, x, h, t
+	vpshufb		.Lgh_bswap(%rip), %\w\()mm\src, %\w\()mm\x
+.if .Lgh_first
+	vmovdqu32	\acc, %xmm\t
 	vpxord		%\w\()mm\t, %\w\()mm\x, %\w\()mm\x
 	GH_MUL		\w, 1, \x, \h, \t, \lo, \mid, \hi
 .else
