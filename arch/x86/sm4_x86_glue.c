@@ -15,9 +15,14 @@
 #include <linux/printk.h>
 #include <asm/cpufeature.h>
 #include <asm/fpu/api.h>
+#include <asm/processor.h>
 #include <sm4/compat.h>
 #include <sm4/glue.h>
 #include "sm4_x86_drivers.h"
+
+/* A function of a prefix, pasted after the prefix is expanded. */
+#define SM4_X86_FN(prefix, fn)		__SM4_X86_FN(prefix, fn)
+#define __SM4_X86_FN(prefix, fn)	prefix##_##fn
 
 SM4_DEFINE_MODE_OPS(sm4_x86_ops, SM4_X86_PREFIX);
 #ifdef SM4_X86_SMALL_PREFIX
@@ -29,8 +34,6 @@ SM4_X86_DECLARE_MODE_FNS(SM4_X86_SMALL_PREFIX);
 #else
 #define SM4_X86_SERIAL_PREFIX	SM4_X86_SMALL_PREFIX
 #endif
-#define SM4_X86_FN(prefix, fn)		__SM4_X86_FN(prefix, fn)
-#define __SM4_X86_FN(prefix, fn)	prefix##_##fn
 static const struct sm4_mode_ops sm4_x86_small_ops = {
 	.ecb		= SM4_X86_FN(SM4_X86_SMALL_PREFIX, ecb),
 	.cbc_enc	= SM4_X86_FN(SM4_X86_SERIAL_PREFIX, cbc_enc),
@@ -47,6 +50,28 @@ SM4_DEFINE_CBCMAC_OPS(sm4_x86_mac_ops, SM4_X86_PREFIX);
 #endif
 #ifdef SM4_X86_GCM_CLMUL
 SM4_DEFINE_GCM_OPS(sm4_x86_gcm_ops, SM4_X86_PREFIX);
+#endif
+#ifdef SM4_X86_GHASH_KA
+asmlinkage void SM4_X86_GHASH_KA(struct sm4_ghash *gh, const u8 *src,
+				 unsigned int nblocks);
+static const struct sm4_gcm_ops sm4_x86_gcm_ka_ops = {
+	.init	= SM4_X86_FN(SM4_X86_PREFIX, gcm_init),
+	.ghash	= SM4_X86_GHASH_KA,
+	.enc	= SM4_X86_FN(SM4_X86_PREFIX, gcm_enc),
+};
+#endif
+
+#ifdef SM4_X86_GCM_CLMUL
+/* The GHASH functions for this CPU (SM4_X86_GHASH_KA: AMD's cores). */
+static const struct sm4_gcm_ops *sm4_x86_gcm_pick(void)
+{
+#ifdef SM4_X86_GHASH_KA
+	if (boot_cpu_data.x86_vendor == X86_VENDOR_AMD ||
+	    boot_cpu_data.x86_vendor == X86_VENDOR_HYGON)
+		return &sm4_x86_gcm_ka_ops;
+#endif
+	return &sm4_x86_gcm_ops;
+}
 #endif
 
 /*
@@ -180,7 +205,7 @@ static int sm4_x86_check_cpu(void)
 	}
 #ifdef SM4_X86_GCM_CLMUL
 	if (boot_cpu_has(SM4_X86_FEATURE_BIT(SM4_X86_GCM_CLMUL)))
-		sm4_x86_driver.gcm = &sm4_x86_gcm_ops;
+		sm4_x86_driver.gcm = sm4_x86_gcm_pick();
 	else
 		pr_info("%s: no %s, gcm(sm4) not registered\n", SM4_X86_MODULE,
 			__stringify(SM4_X86_GCM_CLMUL));

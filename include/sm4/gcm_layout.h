@@ -15,6 +15,6 @@
 #define SM4_GHASH_TABLE		16
 
 /* Bytes a driver's table of H powers may use at most. */
-#define SM4_GCM_TABLE_SIZE	1024
+#define SM4_GCM_TABLE_SIZE	2048
 
 #endif /* _SM4_CRYPTO_GCM_LAYOUT_H */

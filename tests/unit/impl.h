@@ -21,6 +21,11 @@ struct sm4_test_impl {
 			 unsigned int key_len);
 	/* Optional: its GHASH functions for gcm(sm4) (include/sm4/gcm.h). */
 	const struct sm4_gcm_ops *gcm;
+	/*
+	 * Optional: the other GHASH functions the kernel glue picks on
+	 * other CPUs (.gcm is this CPU's pick), tested as well.
+	 */
+	const struct sm4_gcm_ops *gcm_alt;
 	unsigned int width;			/* blocks in parallel (info) */
 	/* SM4_TEST_USES_*: emulated instructions it runs if emulated. */
 	unsigned int uses;

@@ -8,7 +8,8 @@
  * (evex_emu.c, sm4-test --emulate-avx512) on an AVX2 CPU without AVX-512:
  * the emulator stands in for AVX-512F/BW/VL, GFNI and VPCLMULQDQ on zmm;
  * the backend's few VEX instructions (AVX, PCLMULQDQ on xmm) run natively.
- * With its GHASH functions, for sm4-gcm-test.
+ * With its GHASH functions, for sm4-gcm-test: both forms of its GHASH,
+ * the one the glue picks for this CPU as .gcm.
  */
 #include <sm4/compat.h>
 #include <sm4/modes.h>
@@ -19,6 +20,14 @@
 SM4_DEFINE_MODE_OPS(sm4_gfni_avx512_ops, sm4_gfni_avx512);
 SM4_TEST_X86_EXPANDKEY(sm4_gfni_avx512_expandkey, sm4_gfni_avx512_expand_key);
 SM4_DEFINE_GCM_OPS(sm4_gfni_avx512_gcm_ops, sm4_gfni_avx512);
+/* Karatsuba's GHASH, the glue's pick on AMD's cores (sm4_x86_glue.c). */
+asmlinkage void sm4_gfni_avx512_ghash_ka(struct sm4_ghash *gh, const u8 *src,
+					 unsigned int nblocks);
+static const struct sm4_gcm_ops sm4_gfni_avx512_gcm_ka_ops = {
+	.init	= sm4_gfni_avx512_gcm_init,
+	.ghash	= sm4_gfni_avx512_ghash_ka,
+	.enc	= sm4_gfni_avx512_gcm_enc,
+};
 
 static bool gfni_avx512_available(void)
 {
@@ -43,3 +52,15 @@ static struct sm4_test_impl gfni_avx512_impl = {
 	.uses = SM4_TEST_USES_AVX512,
 };
 SM4_TEST_IMPL(gfni_avx512_impl);
+
+/* .gcm as the glue picks it for this CPU, .gcm_alt the other. */
+static void __attribute__((constructor)) gfni_avx512_pick_gcm(void)
+{
+	__builtin_cpu_init();
+	if (__builtin_cpu_is("amd")) {
+		gfni_avx512_impl.gcm = &sm4_gfni_avx512_gcm_ka_ops;
+		gfni_avx512_impl.gcm_alt = &sm4_gfni_avx512_gcm_ops;
+	} else {
+		gfni_avx512_impl.gcm_alt = &sm4_gfni_avx512_gcm_ka_ops;
+	}
+}

@@ -281,6 +281,14 @@ void sm4_test_regwipe(void)
 				bad += !rw_call(impl->name, "ghash", n, false,
 						RW(impl->gcm->ghash, P(&gh),
 						   P(src), n, 0, 0, 0));
+				if (impl->gcm_alt) {
+					calls++;
+					bad += !rw_call(impl->name, "ghash (other CPUs')",
+							n, false,
+							RW(impl->gcm_alt->ghash,
+							   P(&gh), P(src), n, 0,
+							   0, 0));
+				}
 				if (impl->gcm->enc) {
 					memcpy(iv, key, 16);
 					calls++;
