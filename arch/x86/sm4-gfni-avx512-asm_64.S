@@ -2141,8 +2141,8 @@ SYM_FUNC_END(sm4_gfni_avx512_xts)
  * its zmm batches (GH_BATCH with .Lgh_ka) multiply Karatsuba's way,
  * three products a block, MID = (x0 ^ x1)*(h0 ^ h1) ^ LO ^ HI, the last
  * two terms added once to the batch's sums.  On AMD Zen 5, whose
- * VPCLMULQDQ issues one every two cycles at any width, that measured
- * 20-29% faster from 33 blocks on; on Intel, where VPCLMULQDQ, VPSHUFB
+ * VPCLMULQDQ issues one every two cycles at any width, that is about a
+ * fifth faster (doc/performance.md); on Intel, where VPCLMULQDQ, VPSHUFB
  * and VPSHUFD all take port 5, the shuffle of x0 ^ x1 replaces the
  * product it saves and the added XORs crowd the other port (llvm-mca:
  * 89 -> 104 cycles a batch), so the glue takes it on AMD's cores only.
@@ -2371,8 +2371,8 @@ SYM_FUNC_END(sm4_gfni_avx512_xts)
  * void sm4_gfni_avx512_gcm_init(u8 *table, const u8 *h)
  * The table: H*x^-1 = H*x^-2*x (a product with x^-2, .Lgh_xinv2), then
  * H^k*x^-1 = H^(k-1)*x^-1 * H*x^-1 * x for k up to SM4_GH_POWERS, from
- * offset 1008 down to 0.  Every vector register used is cleared before
- * returning.
+ * offset 1008 down to 0, each with its halves' sum SM4_GH_KOFF further.
+ * Every vector register used is cleared before returning.
  */
 .if SM4_GH_KOFF + SM4_GH_POWERS * 16 > SM4_GCM_TABLE_SIZE
 	.error "gcm_init: its table exceeds SM4_GCM_TABLE_SIZE"

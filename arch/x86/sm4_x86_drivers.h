@@ -152,9 +152,10 @@
 #define SM4_X86_MACS		0
 #define SM4_X86_GCM_CLMUL	VPCLMULQDQ
 /*
- * Karatsuba's three products a block (sm4-gfni-avx512-asm_64.S, "GCM"):
- * measured 20-29% faster on Zen 5, whose VPCLMULQDQ issues at half
- * Intel's rate; on Intel the four products (port 5 bound either way).
+ * Karatsuba's three products a block (sm4-gfni-avx512-asm_64.S, "GCM")
+ * for AMD's cores, whose VPCLMULQDQ issues at half Intel's rate: about a
+ * fifth faster on Zen 5; on Intel the four products (port 5 bound
+ * either way).
  */
 #define SM4_X86_GHASH_KA	sm4_gfni_avx512_ghash_ka
 #define SM4_X86_DESCRIPTION	"SM4 ECB/CBC/CFB/CTR/XTS/CTS and GCM, GFNI/AVX-512 accelerated"
