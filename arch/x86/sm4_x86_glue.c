@@ -52,13 +52,7 @@ SM4_DEFINE_CBCMAC_OPS(sm4_x86_mac_ops, SM4_X86_PREFIX);
 SM4_DEFINE_GCM_OPS(sm4_x86_gcm_ops, SM4_X86_PREFIX);
 #endif
 #ifdef SM4_X86_GHASH_KA
-asmlinkage void SM4_X86_GHASH_KA(struct sm4_ghash *gh, const u8 *src,
-				 unsigned int nblocks);
-static const struct sm4_gcm_ops sm4_x86_gcm_ka_ops = {
-	.init	= SM4_X86_FN(SM4_X86_PREFIX, gcm_init),
-	.ghash	= SM4_X86_GHASH_KA,
-	.enc	= SM4_X86_FN(SM4_X86_PREFIX, gcm_enc),
-};
+SM4_DEFINE_GCM_OPS_GHASH(sm4_x86_gcm_ka_ops, SM4_X86_PREFIX, SM4_X86_GHASH_KA);
 #endif
 
 #ifdef SM4_X86_GCM_CLMUL

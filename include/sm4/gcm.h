@@ -104,6 +104,21 @@ asmlinkage void prefix##_gcm_enc(const u32 *rk, u8 *dst, const u8 *src, \
 #define SM4_DEFINE_GCM_OPS(ops_name, prefix)				\
 SM4_DECLARE_GCM_FNS(prefix);						\
 static const struct sm4_gcm_ops ops_name = SM4_GCM_OPS(prefix)
+/*
+ * SM4_DEFINE_GCM_OPS_GHASH(ops_name, prefix, ghash): @ops_name with the
+ * backend's other GHASH function @ghash (declared here; gfni-avx512's
+ * Karatsuba form), after SM4_DEFINE_GCM_OPS(..., prefix).
+ */
+#define SM4_DEFINE_GCM_OPS_GHASH(ops_name, prefix, ghash)		\
+asmlinkage void ghash(struct sm4_ghash *gh, const u8 *src,		\
+		      unsigned int nblocks);				\
+static const struct sm4_gcm_ops ops_name =				\
+	SM4_GCM_OPS_GHASH(prefix, ghash)
+#define SM4_GCM_OPS_GHASH(prefix, ghash_fn) {				\
+	.init	= prefix##_gcm_init,					\
+	.ghash	= ghash_fn,						\
+	.enc	= prefix##_gcm_enc,					\
+}
 
 /*
  * The portable GHASH (constant time: no table indexed by data or key);

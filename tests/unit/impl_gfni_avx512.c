@@ -21,13 +21,8 @@ SM4_DEFINE_MODE_OPS(sm4_gfni_avx512_ops, sm4_gfni_avx512);
 SM4_TEST_X86_EXPANDKEY(sm4_gfni_avx512_expandkey, sm4_gfni_avx512_expand_key);
 SM4_DEFINE_GCM_OPS(sm4_gfni_avx512_gcm_ops, sm4_gfni_avx512);
 /* Karatsuba's GHASH, the glue's pick on AMD's cores (sm4_x86_glue.c). */
-asmlinkage void sm4_gfni_avx512_ghash_ka(struct sm4_ghash *gh, const u8 *src,
-					 unsigned int nblocks);
-static const struct sm4_gcm_ops sm4_gfni_avx512_gcm_ka_ops = {
-	.init	= sm4_gfni_avx512_gcm_init,
-	.ghash	= sm4_gfni_avx512_ghash_ka,
-	.enc	= sm4_gfni_avx512_gcm_enc,
-};
+SM4_DEFINE_GCM_OPS_GHASH(sm4_gfni_avx512_gcm_ka_ops, sm4_gfni_avx512,
+			 sm4_gfni_avx512_ghash_ka);
 
 static bool gfni_avx512_available(void)
 {
