@@ -238,6 +238,13 @@ PROBES=all
 # about 200 core-seconds of CI's budget.
 FAULT=1
 [ "$PROBES" = all ] || FAULT=0
+# The upgrade (boot 1 installs the higher version: DKMS rebuilds every
+# module inside the guest, the trigger rebuilds the initramfs) and boot 2
+# with the upgraded modules are the same shell and DKMS logic on every
+# architecture too: on the host's only.  Under arm64 emulation beside the
+# other stages that rebuild took most of boot 1's 1974 s in a cold run
+# (boot 2 237 s more), the largest single cost of the run's CPU time.
+UPGRADE=$FAULT
 # While mmdebstrap installs, update-initramfs is diverted to true (as
 # image builders do): Debian's default MODULES=most initramfs, made by the
 # kernel's postinst and again by each trigger, costs minutes under
@@ -322,11 +329,15 @@ ROOT_UUID=$ROOT_UUID
 BOOT_UUID=$BOOT_UUID
 KEYFILE=$KEYFILE
 FAULT=$FAULT
+UPGRADE=$UPGRADE
 EOF
 echo "sm4root UUID=$ROOT_UUID $KEYFILE luks,discard" >"$TREE/etc/crypttab"
+# /boot waits for its disk as long as the test's own timeouts allow:
+# under emulation beside the other stages udev's coldplug once named the
+# disk after systemd's default 90 s, and boot 1 stopped in emergency mode.
 cat >"$TREE/etc/fstab" <<EOF
 /dev/mapper/sm4root / ext4 errors=remount-ro 0 1
-UUID=$BOOT_UUID /boot ext4 defaults 0 2
+UUID=$BOOT_UUID /boot ext4 defaults,x-systemd.device-timeout=15min 0 2
 EOF
 echo 'KEYFILE_PATTERN="/etc/keys/*.key"' >>"$TREE/etc/cryptsetup-initramfs/conf-hook"
 echo 'UMASK=0077' >>"$TREE/etc/initramfs-tools/initramfs.conf"
@@ -533,14 +544,35 @@ common_checks()
 		"$n: dkms status shows $v installed for $KVER"
 }
 
-# Boot 1 upgrades the package: DKMS rebuilds under emulation.
-qemu_run boot1 "$((btmo * 3))" "$WORK/initrd.boot1" "$ROOTARGS" "${DISKS[@]}"
+# Boot 1 upgrades the package (UPGRADE=1): DKMS rebuilds under emulation.
+b1tmo=$btmo
+[ "$UPGRADE" = 0 ] || b1tmo=$((btmo * 3))
+qemu_run boot1 "$b1tmo" "$WORK/initrd.boot1" "$ROOTARGS" "${DISKS[@]}"
 rc=$?
-took "boot 1 from the SM4 root, the package upgraded"
-if boot_ran boot1 "$((btmo * 3))" "$rc"; then
+if [ "$UPGRADE" = 0 ]; then
+	took "boot 1 from the SM4 root"
+else
+	took "boot 1 from the SM4 root, the package upgraded"
+fi
+ran1=0
+boot_ran boot1 "$b1tmo" "$rc" && ran1=1
+if [ $ran1 = 1 ]; then
 	common_checks boot1 "$V1"
 	token=$(value boot1 token-written)
 	[ -n "$token" ] || fail "boot1: no token written"
+fi
+if [ "$UPGRADE" = 0 ]; then
+	if [ $ran1 = 1 ] && [ -n "$(value boot1 upgrade-rc)" ]; then
+		fail "boot1: the package was upgraded although this run has no upgrade"
+	fi
+	for what in "boot1: the upgrade to $V2 (apt-get install, DKMS, the dpkg trigger)" \
+		"boot2: the upgraded modules serve the root; removal refused" \
+		"boot2: fault injected" "boot3: without the hook's modules the boot stops"; do
+		skip "$what: the upgrade and the boots after it run on x86_64 only (the same shell and DKMS logic; under arm64 emulation the in-guest DKMS rebuild took most of a 1974 s boot in a cold run)"
+	done
+	finish
+fi
+if [ $ran1 = 1 ]; then
 	expect_match boot1 upgrade-rc '^0 in [0-9]+ s$' \
 		"boot1: apt-get install of the $V2 package succeeded"
 	expect boot1 package-after "$V2" "boot1: the package is now $V2"
