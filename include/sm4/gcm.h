@@ -96,11 +96,7 @@ asmlinkage void prefix##_ghash(struct sm4_ghash *gh, const u8 *src,	\
 asmlinkage void prefix##_gcm_enc(const u32 *rk, u8 *dst, const u8 *src, \
 				 unsigned int nblocks, u8 *ctr,		\
 				 struct sm4_ghash *gh)
-#define SM4_GCM_OPS(prefix) {						\
-	.init	= prefix##_gcm_init,					\
-	.ghash	= prefix##_ghash,					\
-	.enc	= prefix##_gcm_enc,					\
-}
+#define SM4_GCM_OPS(prefix) SM4_GCM_OPS_GHASH(prefix, prefix##_ghash)
 #define SM4_DEFINE_GCM_OPS(ops_name, prefix)				\
 SM4_DECLARE_GCM_FNS(prefix);						\
 static const struct sm4_gcm_ops ops_name = SM4_GCM_OPS(prefix)
