@@ -38,7 +38,7 @@ PKGS=(
 	linux-headers-amd64 linux-source libgcrypt20-dev sparse
 	gcc-aarch64-linux-gnu "$(real_pkg qemu-user-static qemu-user)"
 	qemu-system-x86 qemu-system-arm mmdebstrap arch-test
-	dkms gnuplot-nox python3 zstd xz-utils
+	dkms debhelper dh-dkms e2fsprogs gnuplot-nox python3 zstd xz-utils
 )
 ensure_pkgs "${PKGS[@]}"
 # The check: every package is installed now.
