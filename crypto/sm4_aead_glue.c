@@ -158,12 +158,28 @@ static void sm4_gcm_hash_sg(const struct sm4_impl *impl, struct sm4_ghash *gh,
 }
 
 /*
+ * @c for a text of @cryptlen bytes: E_K(J0) and the keystream the
+ * request makes up front (include/sm4/gcm.h), in a section of its own
+ * before the walks map any page.
+ */
+static void sm4_gcm_ctr_begin(const struct sm4_impl *impl,
+			      const struct sm4_gcm_ctx *ctx, const u8 *iv,
+			      unsigned int cryptlen, struct sm4_gcm_ctr *c)
+{
+	sm4_impl_begin(impl);
+	sm4_gcm_ctr_start(impl->ops, impl->gcm, ctx->key.rkey_enc, iv,
+			  cryptlen, c);
+	sm4_impl_end(impl);
+}
+
+/*
  * The text of a request through @walk: CTR encryption with hashing
- * (@enc) or CTR decryption alone, from the counter @ctr.
+ * (@enc) or CTR decryption alone, on @c.
  */
 static int sm4_gcm_walk(const struct sm4_impl *impl,
 			const struct sm4_gcm_ctx *ctx, struct sm4_ghash *gh,
-			struct skcipher_walk *walk, u8 *ctr, bool enc, int err)
+			struct skcipher_walk *walk, struct sm4_gcm_ctr *c,
+			bool enc, int err)
 {
 	unsigned int nbytes;
 
@@ -186,11 +202,12 @@ static int sm4_gcm_walk(const struct sm4_impl *impl,
 			sm4_impl_begin(impl);
 			if (enc)
 				sm4_gcm_encrypt_piece(impl->ops, impl->gcm,
-						      ctx->key.rkey_enc, gh,
-						      dst, src, n, ctr);
+						      ctx->key.rkey_enc, gh, c,
+						      dst, src, n);
 			else
-				sm4_mode_ctr_crypt(impl->ops, ctx->key.rkey_enc,
-						   dst, src, n, ctr);
+				sm4_gcm_decrypt_piece(impl->ops,
+						      ctx->key.rkey_enc, c,
+						      dst, src, n);
 			sm4_impl_end(impl);
 			src += n;
 			dst += n;
@@ -201,14 +218,12 @@ static int sm4_gcm_walk(const struct sm4_impl *impl,
 	return err;
 }
 
-static void sm4_gcm_final(const struct sm4_impl *impl,
-			  const struct sm4_gcm_ctx *ctx, struct sm4_ghash *gh,
-			  const u8 *iv, unsigned int assoclen,
+static void sm4_gcm_final(const struct sm4_impl *impl, struct sm4_ghash *gh,
+			  const struct sm4_gcm_ctr *c, unsigned int assoclen,
 			  unsigned int cryptlen, u8 *tag)
 {
 	sm4_impl_begin(impl);
-	sm4_gcm_tag(impl->ops, impl->gcm, ctx->key.rkey_enc, gh, iv, assoclen,
-		    cryptlen, tag);
+	sm4_gcm_tag(impl->gcm, gh, c, assoclen, cryptlen, tag);
 	sm4_impl_end(impl);
 }
 
@@ -217,8 +232,9 @@ static int sm4_gcm_encrypt(struct aead_request *req)
 	struct crypto_aead *tfm = crypto_aead_reqtfm(req);
 	const struct sm4_gcm_ctx *ctx = crypto_aead_ctx(tfm);
 	unsigned int authsize = crypto_aead_authsize(tfm);
-	u8 ctr[SM4_BLOCK_SIZE], tag[SM4_GCM_MAX_AUTHSIZE];
+	u8 tag[SM4_GCM_MAX_AUTHSIZE];
 	struct skcipher_walk walk;
+	struct sm4_gcm_ctr c;
 	struct sm4_ghash gh;
 	struct sm4_impl impl;
 	int err;
@@ -229,19 +245,19 @@ static int sm4_gcm_encrypt(struct aead_request *req)
 	 * hash must not run under.
 	 */
 	impl = sm4_gcm_start(req, &gh);
+	sm4_gcm_ctr_begin(&impl, ctx, req->iv, req->cryptlen, &c);
 	sm4_gcm_hash_sg(&impl, &gh, req->src, 0, req->assoclen);
-	sm4_gcm_first_ctr(ctr, req->iv);
 	err = skcipher_walk_aead_encrypt(&walk, req, false);
-	err = sm4_gcm_walk(&impl, ctx, &gh, &walk, ctr, true, err);
+	err = sm4_gcm_walk(&impl, ctx, &gh, &walk, &c, true, err);
 	if (!err) {
-		sm4_gcm_final(&impl, ctx, &gh, req->iv, req->assoclen,
-			      req->cryptlen, tag);
+		sm4_gcm_final(&impl, &gh, &c, req->assoclen, req->cryptlen,
+			      tag);
 		scatterwalk_map_and_copy(tag, req->dst,
 					 req->assoclen + req->cryptlen,
 					 authsize, 1);
 	}
 	memzero_explicit(&gh, sizeof(gh));
-	memzero_explicit(ctr, sizeof(ctr));
+	memzero_explicit(&c, sizeof(c));
 	memzero_explicit(tag, sizeof(tag));
 	return err;
 }
@@ -251,10 +267,10 @@ static int sm4_gcm_decrypt(struct aead_request *req)
 	struct crypto_aead *tfm = crypto_aead_reqtfm(req);
 	const struct sm4_gcm_ctx *ctx = crypto_aead_ctx(tfm);
 	unsigned int authsize = crypto_aead_authsize(tfm);
-	u8 ctr[SM4_BLOCK_SIZE], tag[SM4_GCM_MAX_AUTHSIZE];
-	u8 want[SM4_GCM_MAX_AUTHSIZE];
+	u8 tag[SM4_GCM_MAX_AUTHSIZE], want[SM4_GCM_MAX_AUTHSIZE];
 	struct skcipher_walk walk;
 	unsigned int cryptlen;
+	struct sm4_gcm_ctr c;
 	struct sm4_ghash gh;
 	struct sm4_impl impl;
 	int err;
@@ -265,9 +281,10 @@ static int sm4_gcm_decrypt(struct aead_request *req)
 
 	/* Verify first: AAD and ciphertext are both read from src. */
 	impl = sm4_gcm_start(req, &gh);
+	sm4_gcm_ctr_begin(&impl, ctx, req->iv, cryptlen, &c);
 	sm4_gcm_hash_sg(&impl, &gh, req->src, 0, req->assoclen);
 	sm4_gcm_hash_sg(&impl, &gh, req->src, req->assoclen, cryptlen);
-	sm4_gcm_final(&impl, ctx, &gh, req->iv, req->assoclen, cryptlen, tag);
+	sm4_gcm_final(&impl, &gh, &c, req->assoclen, cryptlen, tag);
 	scatterwalk_map_and_copy(want, req->src, req->assoclen + cryptlen,
 				 authsize, 0);
 	if (crypto_memneq(tag, want, authsize)) {
@@ -276,11 +293,10 @@ static int sm4_gcm_decrypt(struct aead_request *req)
 	}
 
 	err = skcipher_walk_aead_decrypt(&walk, req, false);
-	sm4_gcm_first_ctr(ctr, req->iv);
-	err = sm4_gcm_walk(&impl, ctx, &gh, &walk, ctr, false, err);
+	err = sm4_gcm_walk(&impl, ctx, &gh, &walk, &c, false, err);
 out:
 	memzero_explicit(&gh, sizeof(gh));
-	memzero_explicit(ctr, sizeof(ctr));
+	memzero_explicit(&c, sizeof(c));
 	memzero_explicit(tag, sizeof(tag));
 	return err;
 }

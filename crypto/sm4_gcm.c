@@ -104,54 +104,101 @@ void sm4_gcm_hash_subkey(const struct sm4_mode_ops *ops, const u32 *rk,
 	ops->ecb(rk, h, zero, 1);
 }
 
-void sm4_gcm_first_ctr(u8 *ctr, const u8 *iv)
+/* @blk := IV || the big-endian 32-bit @n. */
+static void sm4_gcm_counter(u8 *blk, const u8 *iv, u32 n)
 {
-	memcpy(ctr, iv, SM4_GCM_IV_SIZE);
-	put_unaligned_be32(2, ctr + SM4_GCM_IV_SIZE);
+	memcpy(blk, iv, SM4_GCM_IV_SIZE);
+	put_unaligned_be32(n, blk + SM4_GCM_IV_SIZE);
+}
+
+void sm4_gcm_ctr_start(const struct sm4_mode_ops *ops,
+		       const struct sm4_gcm_ops *gops, const u32 *rk,
+		       const u8 *iv, unsigned int cryptlen,
+		       struct sm4_gcm_ctr *c)
+{
+	unsigned int first = cryptlen / SM4_BLOCK_SIZE, i;
+	unsigned int nblocks = first + !!(cryptlen % SM4_BLOCK_SIZE);
+
+	if (nblocks <= min_t(unsigned int, gops->short_blocks,
+			     SM4_GCM_SHORT_MAX))
+		first = 0;
+	c->from = first * SM4_BLOCK_SIZE;
+	c->pos = 0;
+	sm4_gcm_counter(c->ctr, iv, 2);
+	/* J0 = IV || 1, then the counter blocks of text blocks first.. */
+	sm4_gcm_counter(c->ks, iv, 1);
+	for (i = first; i < nblocks; i++)
+		sm4_gcm_counter(c->ks + (i - first + 1) * SM4_BLOCK_SIZE, iv,
+				2 + i);
+	ops->ecb(rk, c->ks, c->ks, nblocks - first + 1);
+}
+
+/*
+ * Of the next @len bytes of @c's text: how many come before the
+ * keystream made up front (a multiple of 16), and where in .ks the
+ * rest's keystream is.
+ */
+static unsigned int sm4_gcm_bulk(const struct sm4_gcm_ctr *c,
+				 unsigned int len, unsigned int *ks_off)
+{
+	unsigned int bulk = 0;
+
+	if (c->pos < c->from)
+		bulk = min_t(unsigned int, len, c->from - c->pos);
+	*ks_off = SM4_BLOCK_SIZE + c->pos + bulk - c->from;
+	return bulk;
 }
 
 void sm4_gcm_encrypt_piece(const struct sm4_mode_ops *ops,
 			   const struct sm4_gcm_ops *gops, const u32 *rk,
-			   struct sm4_ghash *gh, u8 *dst, const u8 *src,
-			   unsigned int len, u8 *ctr)
+			   struct sm4_ghash *gh, struct sm4_gcm_ctr *c,
+			   u8 *dst, const u8 *src, unsigned int len)
 {
-	unsigned int nblocks = len / SM4_BLOCK_SIZE;
-	unsigned int tail = len % SM4_BLOCK_SIZE;
-	u8 block[SM4_BLOCK_SIZE];
+	unsigned int off, bulk = sm4_gcm_bulk(c, len, &off);
+	unsigned int nblocks = bulk / SM4_BLOCK_SIZE;
+	u8 *ks = c->ks + off;
 
 	if (nblocks && gops->enc) {
-		gops->enc(rk, dst, src, nblocks, ctr, gh);
+		gops->enc(rk, dst, src, nblocks, c->ctr, gh);
 	} else if (nblocks) {
-		ops->ctr(rk, dst, src, nblocks, ctr);
+		ops->ctr(rk, dst, src, nblocks, c->ctr);
 		gops->ghash(gh, dst, nblocks);
 	}
-	if (!tail)
+	c->pos += len;
+	len -= bulk;
+	if (!len)
 		return;
-	/* The final partial block: ciphertext formed and hashed here. */
-	src += nblocks * SM4_BLOCK_SIZE;
-	dst += nblocks * SM4_BLOCK_SIZE;
-	memcpy(block, src, tail);
-	sm4_mode_ctr_crypt(ops, rk, block, block, tail, ctr);
-	memcpy(dst, block, tail);
-	sm4_ghash_update(gops, gh, block, tail);
-	memzero_explicit(block, sizeof(block));
+	/*
+	 * The ciphertext is formed over the keystream in @c and hashed
+	 * there, so that nothing is read back from dst.
+	 */
+	crypto_xor(ks, src + bulk, len);
+	memcpy(dst + bulk, ks, len);
+	sm4_ghash_update(gops, gh, ks, len);
 }
 
-void sm4_gcm_tag(const struct sm4_mode_ops *ops,
-		 const struct sm4_gcm_ops *gops, const u32 *rk,
-		 struct sm4_ghash *gh, const u8 *iv, u64 assoclen,
-		 u64 cryptlen, u8 *tag)
+void sm4_gcm_decrypt_piece(const struct sm4_mode_ops *ops, const u32 *rk,
+			   struct sm4_gcm_ctr *c, u8 *dst, const u8 *src,
+			   unsigned int len)
 {
-	u8 lengths[SM4_BLOCK_SIZE], j0[SM4_BLOCK_SIZE];
+	unsigned int off, bulk = sm4_gcm_bulk(c, len, &off);
+
+	if (bulk)
+		ops->ctr(rk, dst, src, bulk / SM4_BLOCK_SIZE, c->ctr);
+	c->pos += len;
+	if (len > bulk)
+		crypto_xor_cpy(dst + bulk, src + bulk, c->ks + off, len - bulk);
+}
+
+void sm4_gcm_tag(const struct sm4_gcm_ops *gops, struct sm4_ghash *gh,
+		 const struct sm4_gcm_ctr *c, u64 assoclen, u64 cryptlen,
+		 u8 *tag)
+{
+	u8 lengths[SM4_BLOCK_SIZE];
 
 	sm4_ghash_pad(gops, gh);
 	put_unaligned_be64(assoclen * 8, lengths);
 	put_unaligned_be64(cryptlen * 8, lengths + 8);
 	gops->ghash(gh, lengths, 1);
-
-	memcpy(j0, iv, SM4_GCM_IV_SIZE);
-	put_unaligned_be32(1, j0 + SM4_GCM_IV_SIZE);
-	ops->ecb(rk, tag, j0, 1);
-	crypto_xor(tag, gh->acc, SM4_BLOCK_SIZE);
-	memzero_explicit(j0, sizeof(j0));
+	crypto_xor_cpy(tag, gh->acc, c->ks, SM4_BLOCK_SIZE);
 }

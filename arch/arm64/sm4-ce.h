@@ -45,6 +45,8 @@ void sm4_ce_ccm_dec_mac(const u32 *rk, const u8 *src, unsigned int nblocks,
 extern const struct sm4_mode_ops sm4_ce_mode_ops;
 extern const struct sm4_mac_ops sm4_ce_mac_ops;
 extern const struct sm4_gcm_ops sm4_ce_gcm_ops;
+/* sm4_ce_gcm_ops.short_blocks: its ecb encrypts eight blocks side by side. */
+#define SM4_CE_GCM_SHORT	7
 
 /* struct sm4_driver.expandkey of the drivers using SM4EKEY. */
 static inline int sm4_ce_expandkey(struct sm4_ctx *ctx, const u8 *key,

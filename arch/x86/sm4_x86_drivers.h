@@ -24,6 +24,8 @@
  *			<prefix>_cbcmac (1) or not (0)
  * SM4_X86_GCM_CLMUL	optional: gcm(sm4) where the CPU has this
  *			X86_FEATURE_* (the carry-less multiply its GHASH uses)
+ * SM4_X86_GCM_SHORT	with it: struct sm4_gcm_ops' short_blocks (one less
+ *			than the blocks its ecb encrypts side by side)
  * SM4_X86_GHASH_KA	optional, with it: the GHASH function (of the same
  *			table) that AMD's and Hygon's cores get instead of
  *			<prefix>_ghash
@@ -54,6 +56,7 @@
 #define SM4_X86_NEEDS		0
 #define SM4_X86_MACS		1
 #define SM4_X86_GCM_CLMUL	PCLMULQDQ
+#define SM4_X86_GCM_SHORT	7
 #define SM4_X86_DESCRIPTION	"SM4 ECB/CBC/CFB/CTR/XTS/CTS, GCM, CCM and CBCMAC/CMAC/XCBC, AES-NI/AVX accelerated"
 
 #elif defined(SM4_X86_DRIVER_aesni_avx2)
@@ -71,6 +74,7 @@
 #define SM4_X86_NEEDS		0
 #define SM4_X86_MACS		1
 #define SM4_X86_GCM_CLMUL	PCLMULQDQ
+#define SM4_X86_GCM_SHORT	15
 #define SM4_X86_DESCRIPTION	"SM4 ECB/CBC/CFB/CTR/XTS/CTS, GCM, CCM and CBCMAC/CMAC/XCBC, AES-NI/AVX2 accelerated"
 
 #elif defined(SM4_X86_DRIVER_vaes_avx2)
@@ -93,6 +97,7 @@
 #define SM4_X86_NEEDS		0
 #define SM4_X86_MACS		1
 #define SM4_X86_GCM_CLMUL	PCLMULQDQ
+#define SM4_X86_GCM_SHORT	15
 #define SM4_X86_DESCRIPTION	"SM4 ECB/CBC/CFB/CTR/XTS/CTS, GCM, CCM and CBCMAC/CMAC/XCBC, AES-NI/AVX2/VAES accelerated"
 
 #elif defined(SM4_X86_DRIVER_gfni_avx2)
@@ -115,6 +120,7 @@
 #define SM4_X86_NEEDS		0
 #define SM4_X86_MACS		1
 #define SM4_X86_GCM_CLMUL	VPCLMULQDQ
+#define SM4_X86_GCM_SHORT	15
 #define SM4_X86_DESCRIPTION	"SM4 ECB/CBC/CFB/CTR/XTS/CTS, GCM, CCM and CBCMAC/CMAC/XCBC, GFNI/AVX2 accelerated"
 
 #elif defined(SM4_X86_DRIVER_gfni_avx512)
@@ -151,6 +157,7 @@
 #define SM4_X86_SMALL_SERIAL	1
 #define SM4_X86_MACS		0
 #define SM4_X86_GCM_CLMUL	VPCLMULQDQ
+#define SM4_X86_GCM_SHORT	15
 /*
  * Karatsuba's three products a block (sm4-gfni-avx512-asm_64.S, "GCM")
  * for AMD's cores, whose VPCLMULQDQ issues at half Intel's rate: about a

@@ -49,10 +49,11 @@ static const struct sm4_mode_ops sm4_x86_small_ops = {
 SM4_DEFINE_CBCMAC_OPS(sm4_x86_mac_ops, SM4_X86_PREFIX);
 #endif
 #ifdef SM4_X86_GCM_CLMUL
-SM4_DEFINE_GCM_OPS(sm4_x86_gcm_ops, SM4_X86_PREFIX);
+SM4_DEFINE_GCM_OPS(sm4_x86_gcm_ops, SM4_X86_PREFIX, SM4_X86_GCM_SHORT);
 #endif
 #ifdef SM4_X86_GHASH_KA
-SM4_DEFINE_GCM_OPS_GHASH(sm4_x86_gcm_ka_ops, SM4_X86_PREFIX, SM4_X86_GHASH_KA);
+SM4_DEFINE_GCM_OPS_GHASH(sm4_x86_gcm_ka_ops, SM4_X86_PREFIX, SM4_X86_GHASH_KA,
+			 SM4_X86_GCM_SHORT);
 #endif
 
 #ifdef SM4_X86_GCM_CLMUL

@@ -72,6 +72,11 @@ static_assert(offsetof(struct sm4_ghash, table) == SM4_GHASH_TABLE,
  *        counter is only the low 32 bits, but a request has fewer than
  *        2^28 blocks and starts at 2, so the two never differ.
  *        Must not read back what it wrote to @dst.
+ * short_blocks: the longest text, in blocks (a partial one counted),
+ *        whose whole keystream sm4_gcm_ctr_start() makes in the same
+ *        ecb call as E_K(J0): at most SM4_GCM_SHORT_MAX, and no more
+ *        than the mode ops' ecb encrypts side by side in the time of
+ *        one block (0: none; a partial final block always is).
  */
 struct sm4_gcm_ops {
 	void (*init)(u8 *table, const u8 *h);
@@ -79,15 +84,16 @@ struct sm4_gcm_ops {
 		      unsigned int nblocks);
 	void (*enc)(const u32 *rk, u8 *dst, const u8 *src,
 		    unsigned int nblocks, u8 *ctr, struct sm4_ghash *gh);
+	unsigned int short_blocks;
 };
 
 /*
  * SM4_DECLARE_GCM_FNS(prefix): the GHASH functions of a backend named
  * @prefix as its assembly defines them (@prefix##_gcm_init, _ghash,
  * _gcm_enc; reached through pointers, so SYM_TYPED_FUNC_START);
- * SM4_GCM_OPS(prefix): a struct sm4_gcm_ops initializer over them;
- * SM4_DEFINE_GCM_OPS(ops_name, prefix): both, as the static const
- * @ops_name.
+ * SM4_GCM_OPS(prefix, blocks): a struct sm4_gcm_ops initializer over
+ * them, .short_blocks = @blocks; SM4_DEFINE_GCM_OPS(ops_name, prefix,
+ * blocks): both, as the static const @ops_name.
  */
 #define SM4_DECLARE_GCM_FNS(prefix)					\
 asmlinkage void prefix##_gcm_init(u8 *table, const u8 *h);		\
@@ -96,29 +102,33 @@ asmlinkage void prefix##_ghash(struct sm4_ghash *gh, const u8 *src,	\
 asmlinkage void prefix##_gcm_enc(const u32 *rk, u8 *dst, const u8 *src, \
 				 unsigned int nblocks, u8 *ctr,		\
 				 struct sm4_ghash *gh)
-#define SM4_GCM_OPS(prefix) SM4_GCM_OPS_GHASH(prefix, prefix##_ghash)
-#define SM4_DEFINE_GCM_OPS(ops_name, prefix)				\
+#define SM4_GCM_OPS(prefix, blocks)					\
+	SM4_GCM_OPS_GHASH(prefix, prefix##_ghash, blocks)
+#define SM4_DEFINE_GCM_OPS(ops_name, prefix, blocks)			\
 SM4_DECLARE_GCM_FNS(prefix);						\
-static const struct sm4_gcm_ops ops_name = SM4_GCM_OPS(prefix)
+static const struct sm4_gcm_ops ops_name = SM4_GCM_OPS(prefix, blocks)
 /*
- * SM4_DEFINE_GCM_OPS_GHASH(ops_name, prefix, ghash): @ops_name with the
- * backend's other GHASH function @ghash (declared here; gfni-avx512's
- * Karatsuba form), after SM4_DEFINE_GCM_OPS(..., prefix).
+ * SM4_DEFINE_GCM_OPS_GHASH(ops_name, prefix, ghash, blocks): @ops_name
+ * with the backend's other GHASH function @ghash (declared here;
+ * gfni-avx512's Karatsuba form), after SM4_DEFINE_GCM_OPS(..., prefix,
+ * ...).
  */
-#define SM4_DEFINE_GCM_OPS_GHASH(ops_name, prefix, ghash)		\
+#define SM4_DEFINE_GCM_OPS_GHASH(ops_name, prefix, ghash, blocks)	\
 asmlinkage void ghash(struct sm4_ghash *gh, const u8 *src,		\
 		      unsigned int nblocks);				\
 static const struct sm4_gcm_ops ops_name =				\
-	SM4_GCM_OPS_GHASH(prefix, ghash)
-#define SM4_GCM_OPS_GHASH(prefix, ghash_fn) {				\
-	.init	= prefix##_gcm_init,					\
-	.ghash	= ghash_fn,						\
-	.enc	= prefix##_gcm_enc,					\
+	SM4_GCM_OPS_GHASH(prefix, ghash, blocks)
+#define SM4_GCM_OPS_GHASH(prefix, ghash_fn, blocks) {			\
+	.init		= prefix##_gcm_init,				\
+	.ghash		= ghash_fn,					\
+	.enc		= prefix##_gcm_enc,				\
+	.short_blocks	= (blocks),					\
 }
 
 /*
  * The portable GHASH (constant time: no table indexed by data or key);
- * its .table is H itself (16 bytes), init is NULL and enc is NULL.
+ * its .table is H itself (16 bytes), init and enc are NULL, short_blocks
+ * 0.
  */
 extern const struct sm4_gcm_ops sm4_gcm_generic_ops;
 
@@ -140,31 +150,58 @@ void sm4_ghash_pad(const struct sm4_gcm_ops *gops, struct sm4_ghash *gh);
 void sm4_gcm_hash_subkey(const struct sm4_mode_ops *ops, const u32 *rk,
 			 u8 *h);
 
-/*
- * @ctr (16 bytes) := the first counter block of the text for @iv
- * (SM4_GCM_IV_SIZE bytes): IV || 00000002.
- */
-void sm4_gcm_first_ctr(u8 *ctr, const u8 *iv);
+/* The most text blocks whose keystream a request makes up front. */
+#define SM4_GCM_SHORT_MAX	15
 
 /*
- * Encrypt one piece of text: @len bytes, a multiple of 16 except in the
- * last piece, @src -> @dst (may be equal), hashing the ciphertext into
- * @gh.  Associated data must have been hashed and padded before.
+ * The counter side of one request, made before its text by
+ * sm4_gcm_ctr_start(): in one ecb call, E_K(J0) (the tag's mask) and the
+ * keystream of the text from byte .from on: all of it in a text of at
+ * most gops->short_blocks blocks, else its partial final block, if any.
+ * Each of those would otherwise be a one-block encryption, a chain of
+ * 32 dependent rounds after the bulk's; now they share one.  The bulk
+ * before .from runs through the driver's ctr (or enc) from .ctr.  Holds
+ * keystream: wipe with memzero_explicit() when done.
+ */
+struct sm4_gcm_ctr {
+	u8 ctr[SM4_BLOCK_SIZE];	/* the bulk's next counter block */
+	u8 ks[(SM4_GCM_SHORT_MAX + 1) * SM4_BLOCK_SIZE];
+	unsigned int from;	/* text offset of ks[16], a block boundary */
+	unsigned int pos;	/* text bytes encrypted or decrypted so far */
+};
+
+/*
+ * Start @c for a text of @cryptlen bytes under @iv (SM4_GCM_IV_SIZE
+ * bytes): .ctr = IV || 00000002, and the keystream above.
+ */
+void sm4_gcm_ctr_start(const struct sm4_mode_ops *ops,
+		       const struct sm4_gcm_ops *gops, const u32 *rk,
+		       const u8 *iv, unsigned int cryptlen,
+		       struct sm4_gcm_ctr *c);
+
+/*
+ * Encrypt the text's next piece: @len bytes, a multiple of 16 except in
+ * the last piece, @src -> @dst (may be equal), hashing the ciphertext
+ * into @gh.  Associated data must have been hashed and padded before.
  */
 void sm4_gcm_encrypt_piece(const struct sm4_mode_ops *ops,
 			   const struct sm4_gcm_ops *gops, const u32 *rk,
-			   struct sm4_ghash *gh, u8 *dst, const u8 *src,
-			   unsigned int len, u8 *ctr);
+			   struct sm4_ghash *gh, struct sm4_gcm_ctr *c,
+			   u8 *dst, const u8 *src, unsigned int len);
+
+/* Decrypt the text's next piece (as above; nothing hashed). */
+void sm4_gcm_decrypt_piece(const struct sm4_mode_ops *ops, const u32 *rk,
+			   struct sm4_gcm_ctr *c, u8 *dst, const u8 *src,
+			   unsigned int len);
 
 /*
  * The full tag (SM4_GCM_MAX_AUTHSIZE bytes) into @tag, after all
  * associated data and ciphertext have been hashed: pads, hashes the
- * lengths block, and masks with E_K(J0) for @iv.
+ * lengths block, and masks with @c's E_K(J0).
  */
-void sm4_gcm_tag(const struct sm4_mode_ops *ops,
-		 const struct sm4_gcm_ops *gops, const u32 *rk,
-		 struct sm4_ghash *gh, const u8 *iv, u64 assoclen,
-		 u64 cryptlen, u8 *tag);
+void sm4_gcm_tag(const struct sm4_gcm_ops *gops, struct sm4_ghash *gh,
+		 const struct sm4_gcm_ctr *c, u64 assoclen, u64 cryptlen,
+		 u8 *tag);
 
 /* Whether gcm accepts @authsize (crypto_gcm_check_authsize's rule). */
 static inline bool sm4_gcm_authsize_ok(unsigned int authsize)

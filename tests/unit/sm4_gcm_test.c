@@ -240,21 +240,21 @@ static int gcm_decrypt(const struct sm4_test_impl *impl,
 		       const u8 *tag, unsigned int authsize, u8 *dst)
 {
 	unsigned int pieces[8], n, i, off = 0;
+	struct sm4_gcm_ctr c;
 	struct sm4_ghash gh;
-	u8 mytag[16], ctr[16];
+	u8 mytag[16];
 
+	sm4_gcm_ctr_start(impl->ops, impl->gcm, k->ctx.rkey_enc, iv, tlen, &c);
 	sm4_ghash_start(&gh, k->table);
 	hash_stream(impl->gcm, &gh, aad, alen);
 	hash_stream(impl->gcm, &gh, ct, tlen);
-	sm4_gcm_tag(impl->ops, impl->gcm, k->ctx.rkey_enc, &gh, iv, alen, tlen,
-		    mytag);
+	sm4_gcm_tag(impl->gcm, &gh, &c, alen, tlen, mytag);
 	if (memcmp(mytag, tag, authsize))
 		return -1;
-	sm4_gcm_first_ctr(ctr, iv);
 	n = cut(tlen, SM4_BLOCK_SIZE, pieces);
 	for (i = 0; i < n; i++) {
-		sm4_mode_ctr_crypt(impl->ops, k->ctx.rkey_enc, dst + off,
-				   ct + off, pieces[i], ctr);
+		sm4_gcm_decrypt_piece(impl->ops, k->ctx.rkey_enc, &c, dst + off,
+				      ct + off, pieces[i]);
 		off += pieces[i];
 	}
 	return 0;
@@ -269,8 +269,9 @@ static bool gcm_one(const struct sm4_test_impl *impl, struct gcm_case *c)
 	bool in_place = rnd() & 1, mixed = rnd() % 4 == 0;
 	const u8 *src;
 	struct gcm_key k;
+	struct sm4_gcm_ctr ctr;
 	struct sm4_ghash gh;
-	u8 ctr[16], tag[16];
+	u8 tag[16];
 	int flip;
 
 	rnd_fill(c->key, sizeof(c->key));
@@ -286,18 +287,18 @@ static bool gcm_one(const struct sm4_test_impl *impl, struct gcm_case *c)
 	hash_stream(mixed ? &sm4_gcm_generic_ops : impl->gcm, &gh, c->aad,
 		    c->alen);
 	gh.table = k.table;
-	sm4_gcm_first_ctr(ctr, c->iv);
+	sm4_gcm_ctr_start(impl->ops, impl->gcm, k.ctx.rkey_enc, c->iv, c->tlen,
+			  &ctr);
 	memcpy(buf, c->pt, c->tlen);
 	src = in_place ? buf : c->pt;
 	n = cut(c->tlen, SM4_BLOCK_SIZE, pieces);
 	for (i = 0; i < n; i++) {
 		sm4_gcm_encrypt_piece(impl->ops, impl->gcm, k.ctx.rkey_enc,
-				      &gh, buf + off, src + off, pieces[i],
-				      ctr);
+				      &gh, &ctr, buf + off, src + off,
+				      pieces[i]);
 		off += pieces[i];
 	}
-	sm4_gcm_tag(impl->ops, impl->gcm, k.ctx.rkey_enc, &gh, c->iv, c->alen,
-		    c->tlen, tag);
+	sm4_gcm_tag(impl->gcm, &gh, &ctr, c->alen, c->tlen, tag);
 	if (memcmp(buf, c->ct, c->tlen) || memcmp(tag, c->tag, c->authsize)) {
 		if (!detail())
 			return false;
@@ -339,9 +340,14 @@ static bool gcm_one(const struct sm4_test_impl *impl, struct gcm_case *c)
 	return true;
 }
 
+/*
+ * 112/113 and 240/241: the longest texts whose keystream drivers make
+ * all up front (short_blocks 7 and 15), and one byte more.
+ */
 static const unsigned int boundary[] = {
-	0, 1, 15, 16, 17, 31, 32, 33, 63, 64, 65, 127, 128, 129, 255, 256, 257,
-	511, 512, 513, 1023, 1024, 1025, 2047, 2048, 2049, 4095, 4096,
+	0, 1, 15, 16, 17, 31, 32, 33, 63, 64, 65, 112, 113, 127, 128, 129, 240,
+	241, 255, 256, 257, 511, 512, 513, 1023, 1024, 1025, 2047, 2048, 2049,
+	4095, 4096,
 };
 
 static void test_gcm(const struct sm4_test_impl *impl)
@@ -601,7 +607,101 @@ static struct {
 } rd;
 
 #define RD_TRAP_FLAG	0x100
-#define RD_PF_WRITE	0x2	/* page fault error code: a write */
+#define RD_PF_WRITE	0x2	/*
+ * gcm-calls: how a request's blocks reach @impl's functions.  Each
+ * request makes one ecb call, in sm4_gcm_ctr_start(): E_K(J0) with the
+ * whole keystream of a text of at most short_blocks blocks, or with that
+ * of a partial final block; every other block goes through ctr or the
+ * fused enc.  Counted through wrappers around @impl's functions.
+ */
+static const struct sm4_mode_ops *calls_ops;
+static const struct sm4_gcm_ops *calls_gops;
+static unsigned int calls_ecb, calls_ecb_blocks, calls_ctr_blocks;
+
+static void calls_ecb_fn(const u32 *rk, u8 *dst, const u8 *src,
+			 unsigned int nblocks)
+{
+	calls_ecb++;
+	calls_ecb_blocks += nblocks;
+	calls_ops->ecb(rk, dst, src, nblocks);
+}
+
+static void calls_ctr_fn(const u32 *rk, u8 *dst, const u8 *src,
+			 unsigned int nblocks, u8 *ctr)
+{
+	calls_ctr_blocks += nblocks;
+	calls_ops->ctr(rk, dst, src, nblocks, ctr);
+}
+
+static void calls_enc_fn(const u32 *rk, u8 *dst, const u8 *src,
+			 unsigned int nblocks, u8 *ctr, struct sm4_ghash *gh)
+{
+	calls_ctr_blocks += nblocks;
+	calls_gops->enc(rk, dst, src, nblocks, ctr, gh);
+}
+
+static void test_gcm_calls(const struct sm4_test_impl *impl)
+{
+	static u8 buf[MAX_LEN], pt[MAX_LEN];
+	struct sm4_mode_ops ops = *impl->ops;
+	struct sm4_gcm_ops gops = *impl->gcm;
+	unsigned long cases = 0, bad = 0;
+	unsigned int i, k = impl->gcm->short_blocks;
+	struct gcm_key key;
+	u8 kb[SM4_KEY_SIZE], iv[SM4_GCM_IV_SIZE], tag[16];
+
+	calls_ops = impl->ops;
+	calls_gops = impl->gcm;
+	ops.ecb = calls_ecb_fn;
+	ops.ctr = calls_ctr_fn;
+	if (gops.enc)
+		gops.enc = calls_enc_fn;
+	rnd_fill(kb, sizeof(kb));
+	gcm_setkey(impl, &key, kb);
+	for (i = 0; i < 300 + 200; i++) {
+		unsigned int len = i < 300 ? i : rnd() % (MAX_LEN + 1);
+		unsigned int full = len / 16, part = len % 16 != 0;
+		bool all = full + part <= k;
+		unsigned int pieces[8], n, j, off = 0;
+		struct sm4_gcm_ctr c;
+		struct sm4_ghash gh;
+		bool enc = rnd() & 1;
+
+		rnd_fill(iv, sizeof(iv));
+		rnd_fill(pt, len);
+		calls_ecb = calls_ecb_blocks = calls_ctr_blocks = 0;
+		sm4_gcm_ctr_start(&ops, &gops, key.ctx.rkey_enc, iv, len, &c);
+		sm4_ghash_start(&gh, key.table);
+		n = cut(len, SM4_BLOCK_SIZE, pieces);
+		for (j = 0; j < n; j++) {
+			if (enc)
+				sm4_gcm_encrypt_piece(&ops, &gops,
+						      key.ctx.rkey_enc, &gh,
+						      &c, buf + off, pt + off,
+						      pieces[j]);
+			else
+				sm4_gcm_decrypt_piece(&ops, key.ctx.rkey_enc,
+						      &c, buf + off, pt + off,
+						      pieces[j]);
+			off += pieces[j];
+		}
+		sm4_gcm_tag(&gops, &gh, &c, 0, len, tag);
+		cases++;
+		if (calls_ecb == 1 &&
+		    calls_ecb_blocks == 1 + (all ? full + part : part) &&
+		    calls_ctr_blocks == (all ? 0 : full))
+			continue;
+		bad++;
+		if (detail())
+			fprintf(stderr, "FAIL detail: %s gcm-calls %s len %u: %u ecb calls of %u blocks, %u blocks by ctr/enc\n",
+				impl->name, enc ? "encrypt" : "decrypt", len,
+				calls_ecb, calls_ecb_blocks, calls_ctr_blocks);
+	}
+	printf("%s: gcm-calls %s: %lu requests (text 0..299, 200 random to 4096), one ecb call each with the keystream of texts to %u blocks or of a partial block, %lu wrong\n",
+	       verdict(bad, cases), impl->name, cases, k, bad);
+}
+
+/* page fault error code: a write */
 
 static void rd_segv(int sig, siginfo_t *si, void *ucv)
 {
@@ -636,6 +736,10 @@ static void rd_trap(int sig, siginfo_t *si, void *ucv)
 	uc->uc_mcontext.gregs[REG_EFL] &= ~RD_TRAP_FLAG;
 }
 
+/* Texts whose keystream is made up front whole, in part, or not. */
+static const unsigned int dstread_texts[] = {
+	1, 15, 16, 17, 100, 112, 113, 240, 241, 256, 1023, 4095,
+};
 static const unsigned int dstread_blocks[] = {
 	1, 3, 4, 15, 16, 17, 31, 32, 33, 63, 64, 65, 100, 127, 128, 129,
 	191, 192, 193, 200, 255, 256, 257, 320,
@@ -699,11 +803,52 @@ static void test_gcm_dstread(const struct sm4_test_impl *impl)
 					"wrong" : "right");
 		}
 	}
+	/* The whole text path: keystream made up front, partial blocks. */
+	for (i = 0; i < ARRAY_SIZE(dstread_texts); i++, cases++) {
+		unsigned int len = dstread_texts[i];
+		struct sm4_gcm_ctr gc, ref;
+		struct gcm_enc_case c;
+
+		gcm_enc_case(impl, &c, table, src, len);
+		sm4_gcm_ctr_start(&sm4_generic_mode_ops, impl->gcm,
+				  c.ctx.rkey_enc, c.h, len, &ref);
+		sm4_gcm_encrypt_piece(&sm4_generic_mode_ops,
+				      &sm4_gcm_generic_ops, c.ctx.rkey_enc,
+				      &c.ref, &ref, want, src, len);
+		sm4_ghash_pad(&sm4_gcm_generic_ops, &c.ref);
+		sm4_gcm_ctr_start(impl->ops, impl->gcm, c.ctx.rkey_enc, c.h,
+				  len, &gc);
+
+		rd.lo = dst;
+		rd.hi = dst + size;
+		rd.loads = rd.stores = 0;
+		mprotect(dst, size, PROT_NONE);
+		rd.active = 1;
+		sm4_gcm_encrypt_piece(impl->ops, impl->gcm, c.ctx.rkey_enc,
+				      &c.gh, &gc, dst, src, len);
+		rd.active = 0;
+		mprotect(dst, size, PROT_READ | PROT_WRITE);
+		sm4_ghash_pad(impl->gcm, &c.gh);
+		loads += rd.loads;
+		stores += rd.stores;
+		if (rd.loads || !rd.stores || memcmp(dst, want, len) ||
+		    memcmp(c.gh.acc, c.ref.acc, 16)) {
+			bad++;
+			if (detail())
+				fprintf(stderr, "FAIL detail: %s gcm-dstread text of %u bytes: %lu loads from dst, %lu stores, output %s\n",
+					impl->name, len, rd.loads, rd.stores,
+					memcmp(dst, want, len) ||
+					memcmp(c.gh.acc, c.ref.acc, 16) ?
+					"wrong" : "right");
+		}
+	}
 	sigaction(SIGSEGV, &old_segv, NULL);
 	sigaction(SIGTRAP, &old_trap, NULL);
-	printf("%s: gcm-dstread %s: %lu cases (1..%u blocks, dst unreadable), %lu stores into dst, %lu loads from it, %lu wrong\n",
-	       verdict(bad, cases), impl->name, cases, DSTREAD_MAX, stores,
-	       loads, bad);
+	printf("%s: gcm-dstread %s: %lu cases (enc on 1..%u blocks, sm4_gcm_encrypt_piece() on %zu texts of 1..%u bytes, dst unreadable), %lu stores into dst, %lu loads from it, %lu wrong\n",
+	       verdict(bad, cases), impl->name, cases, DSTREAD_MAX,
+	       ARRAY_SIZE(dstread_texts),
+	       dstread_texts[ARRAY_SIZE(dstread_texts) - 1], stores, loads,
+	       bad);
 	munmap(dst - pg, size + 2 * pg);
 	munmap(table - pg, 3 * pg);
 }
@@ -784,8 +929,10 @@ int main(int argc, char **argv)
 			       impl->name);
 			continue;
 		}
-		if (impl->gcm)
+		if (impl->gcm) {
 			test_gcm(impl);
+			test_gcm_calls(impl);
+		}
 		if (impl->gcm && impl->gcm->init && impl->gcm->enc)
 			test_gcm_guard(impl);
 #if defined(__x86_64__)
