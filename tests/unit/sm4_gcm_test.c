@@ -747,6 +747,26 @@ static const unsigned int dstread_blocks[] = {
 
 #define DSTREAD_MAX	320
 
+/* Make @dst unreadable, counting its loads and stores from now. */
+static void rd_watch(u8 *dst, size_t size)
+{
+	rd.lo = dst;
+	rd.hi = dst + size;
+	rd.loads = rd.stores = 0;
+	mprotect(dst, size, PROT_NONE);
+	rd.active = 1;
+}
+
+/* Stop counting; add the counts to @loads and @stores. */
+static void rd_unwatch(u8 *dst, size_t size, unsigned long *loads,
+		       unsigned long *stores)
+{
+	rd.active = 0;
+	mprotect(dst, size, PROT_READ | PROT_WRITE);
+	*loads += rd.loads;
+	*stores += rd.stores;
+}
+
 static void test_gcm_dstread(const struct sm4_test_impl *impl)
 {
 	size_t pg = sysconf(_SC_PAGESIZE);
@@ -781,16 +801,9 @@ static void test_gcm_dstread(const struct sm4_test_impl *impl)
 		sm4_generic_mode_ops.ctr(c.ctx.rkey_enc, want, src, n, c.ctr2);
 		sm4_gcm_generic_ops.ghash(&c.ref, want, n);
 
-		rd.lo = dst;
-		rd.hi = dst + size;
-		rd.loads = rd.stores = 0;
-		mprotect(dst, size, PROT_NONE);
-		rd.active = 1;
+		rd_watch(dst, size);
 		impl->gcm->enc(c.ctx.rkey_enc, dst, src, n, c.ctr, &c.gh);
-		rd.active = 0;
-		mprotect(dst, size, PROT_READ | PROT_WRITE);
-		loads += rd.loads;
-		stores += rd.stores;
+		rd_unwatch(dst, size, &loads, &stores);
 		if (rd.loads || !rd.stores || memcmp(dst, want, len) ||
 		    memcmp(c.ctr, c.ctr2, 16) ||
 		    memcmp(c.gh.acc, c.ref.acc, 16)) {
@@ -819,18 +832,11 @@ static void test_gcm_dstread(const struct sm4_test_impl *impl)
 		sm4_gcm_ctr_start(impl->ops, impl->gcm, c.ctx.rkey_enc, c.h,
 				  len, &gc);
 
-		rd.lo = dst;
-		rd.hi = dst + size;
-		rd.loads = rd.stores = 0;
-		mprotect(dst, size, PROT_NONE);
-		rd.active = 1;
+		rd_watch(dst, size);
 		sm4_gcm_encrypt_piece(impl->ops, impl->gcm, c.ctx.rkey_enc,
 				      &c.gh, &gc, dst, src, len);
-		rd.active = 0;
-		mprotect(dst, size, PROT_READ | PROT_WRITE);
+		rd_unwatch(dst, size, &loads, &stores);
 		sm4_ghash_pad(impl->gcm, &c.gh);
-		loads += rd.loads;
-		stores += rd.stores;
 		if (rd.loads || !rd.stores || memcmp(dst, want, len) ||
 		    memcmp(c.gh.acc, c.ref.acc, 16)) {
 			bad++;
