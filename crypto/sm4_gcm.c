@@ -125,7 +125,7 @@ void sm4_gcm_ctr_start(const struct sm4_mode_ops *ops,
 	c->from = first * SM4_BLOCK_SIZE;
 	c->pos = 0;
 	sm4_gcm_counter(c->ctr, iv, 2);
-	/* J0 = IV || 1, then the counter blocks of text blocks first.. */
+	/* J0 = IV || 1, then the counter blocks of text block first on. */
 	sm4_gcm_counter(c->ks, iv, 1);
 	for (i = first; i < nblocks; i++)
 		sm4_gcm_counter(c->ks + (i - first + 1) * SM4_BLOCK_SIZE, iv,
