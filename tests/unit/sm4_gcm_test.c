@@ -767,6 +767,22 @@ static void rd_unwatch(u8 *dst, size_t size, unsigned long *loads,
 	*stores += rd.stores;
 }
 
+/*
+ * Whether a watched call failed: it read dst, never wrote it, or its
+ * results were @wrong; the first few failures described.
+ */
+static bool rd_bad(const struct sm4_test_impl *impl, unsigned int n,
+		   const char *unit, bool wrong)
+{
+	if (!rd.loads && rd.stores && !wrong)
+		return false;
+	if (detail())
+		fprintf(stderr, "FAIL detail: %s gcm-dstread %u %s: %lu loads from dst, %lu stores, output %s\n",
+			impl->name, n, unit, rd.loads, rd.stores,
+			wrong ? "wrong" : "right");
+	return true;
+}
+
 static void test_gcm_dstread(const struct sm4_test_impl *impl)
 {
 	size_t pg = sysconf(_SC_PAGESIZE);
@@ -804,17 +820,10 @@ static void test_gcm_dstread(const struct sm4_test_impl *impl)
 		rd_watch(dst, size);
 		impl->gcm->enc(c.ctx.rkey_enc, dst, src, n, c.ctr, &c.gh);
 		rd_unwatch(dst, size, &loads, &stores);
-		if (rd.loads || !rd.stores || memcmp(dst, want, len) ||
-		    memcmp(c.ctr, c.ctr2, 16) ||
-		    memcmp(c.gh.acc, c.ref.acc, 16)) {
-			bad++;
-			if (detail())
-				fprintf(stderr, "FAIL detail: %s gcm-dstread %u blocks: %lu loads from dst, %lu stores, output %s\n",
-					impl->name, n, rd.loads, rd.stores,
-					memcmp(dst, want, len) ||
-					memcmp(c.gh.acc, c.ref.acc, 16) ?
-					"wrong" : "right");
-		}
+		bad += rd_bad(impl, n, "blocks",
+			      memcmp(dst, want, len) ||
+			      memcmp(c.ctr, c.ctr2, 16) ||
+			      memcmp(c.gh.acc, c.ref.acc, 16));
 	}
 	/* The whole text path: keystream made up front, partial blocks. */
 	for (i = 0; i < ARRAY_SIZE(dstread_texts); i++, cases++) {
@@ -837,16 +846,9 @@ static void test_gcm_dstread(const struct sm4_test_impl *impl)
 				      &c.gh, &gc, dst, src, len);
 		rd_unwatch(dst, size, &loads, &stores);
 		sm4_ghash_pad(impl->gcm, &c.gh);
-		if (rd.loads || !rd.stores || memcmp(dst, want, len) ||
-		    memcmp(c.gh.acc, c.ref.acc, 16)) {
-			bad++;
-			if (detail())
-				fprintf(stderr, "FAIL detail: %s gcm-dstread text of %u bytes: %lu loads from dst, %lu stores, output %s\n",
-					impl->name, len, rd.loads, rd.stores,
-					memcmp(dst, want, len) ||
-					memcmp(c.gh.acc, c.ref.acc, 16) ?
-					"wrong" : "right");
-		}
+		bad += rd_bad(impl, len, "bytes of text",
+			      memcmp(dst, want, len) ||
+			      memcmp(c.gh.acc, c.ref.acc, 16));
 	}
 	sigaction(SIGSEGV, &old_segv, NULL);
 	sigaction(SIGTRAP, &old_trap, NULL);
