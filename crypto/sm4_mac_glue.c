@@ -217,8 +217,8 @@ static int sm4_ccm_auth_start(struct aead_request *req,
 				req->assoclen + cryptlen);
 	r->rk = ctx->rkey_enc;
 	sm4_impl_begin(&r->impl);
-	err = sm4_ccm_start(r->impl.mac, r->rk, &r->st, req->iv, req->assoclen,
-			    cryptlen, crypto_aead_authsize(tfm));
+	err = sm4_ccm_start(r->impl.ops, r->impl.mac, r->rk, &r->st, req->iv,
+			    req->assoclen, cryptlen, crypto_aead_authsize(tfm));
 	sm4_impl_end(&r->impl);
 	if (err)
 		return err;
@@ -230,12 +230,12 @@ static int sm4_ccm_auth_start(struct aead_request *req,
 }
 
 /*
- * The text of a walk: encryption with the MAC (@enc), or CTR decryption
- * from @ctr; whole blocks per step but the last, at most SM4_SIMD_CHUNK
- * bytes per SIMD section.
+ * The text of a walk: encryption with the MAC (@enc), or the second
+ * decryption pass; whole blocks per step but the last, at most
+ * SM4_SIMD_CHUNK bytes per SIMD section.
  */
 static int sm4_ccm_walk(struct skcipher_walk *walk, struct sm4_ccm_req *r,
-			u8 *ctr, bool enc)
+			bool enc)
 {
 	const struct sm4_impl *impl = &r->impl;
 	int err = 0;
@@ -256,8 +256,8 @@ static int sm4_ccm_walk(struct skcipher_walk *walk, struct sm4_ccm_req *r,
 				sm4_ccm_encrypt(impl->ops, impl->mac, r->rk,
 						&r->st, dst, src, n);
 			else
-				sm4_mode_ctr_crypt(impl->ops, r->rk, dst, src,
-						   n, ctr);
+				sm4_ccm_decrypt_piece(impl->ops, r->rk,
+						      &r->st, dst, src, n);
 			sm4_impl_end(impl);
 			src += n;
 			dst += n;
@@ -283,12 +283,10 @@ static int sm4_ccm_encrypt_req(struct aead_request *req)
 		goto out;
 	err = skcipher_walk_aead_encrypt(&walk, req, false);
 	if (!err)
-		err = sm4_ccm_walk(&walk, &r, NULL, true);
+		err = sm4_ccm_walk(&walk, &r, true);
 	if (err)
 		goto out;
-	sm4_impl_begin(&r.impl);
-	sm4_ccm_tag(r.impl.ops, r.rk, &r.st, tag);
-	sm4_impl_end(&r.impl);
+	sm4_ccm_tag(&r.st, tag);
 	scatterwalk_map_and_copy(tag, req->dst, req->assoclen + req->cryptlen,
 				 authsize, 1);
 out:
@@ -303,7 +301,6 @@ static int sm4_ccm_decrypt_req(struct aead_request *req)
 	unsigned int authsize = crypto_aead_authsize(tfm);
 	unsigned int cryptlen = req->cryptlen - authsize;
 	u8 tag[SM4_BLOCK_SIZE], given[SM4_BLOCK_SIZE];
-	u8 ctr[SM4_BLOCK_SIZE];
 	struct skcipher_walk walk;
 	struct sm4_ccm_req r;
 	int err;
@@ -319,9 +316,9 @@ static int sm4_ccm_decrypt_req(struct aead_request *req)
 	sm4_impl_sg(&r.impl, req->src, req->assoclen, cryptlen,
 		    sm4_ccm_absorb_ciphertext, &r);
 	sm4_impl_begin(&r.impl);
-	sm4_ccm_decrypt_mac_end(r.impl.ops, r.impl.mac, r.rk, &r.st);
-	sm4_ccm_tag(r.impl.ops, r.rk, &r.st, tag);
+	sm4_ccm_decrypt_mac_end(r.impl.mac, r.rk, &r.st);
 	sm4_impl_end(&r.impl);
+	sm4_ccm_tag(&r.st, tag);
 	scatterwalk_map_and_copy(given, req->src, req->assoclen + cryptlen,
 				 authsize, 0);
 	if (crypto_memneq(tag, given, authsize)) {
@@ -330,14 +327,13 @@ static int sm4_ccm_decrypt_req(struct aead_request *req)
 	}
 
 	/* Pass 2: verified, so write the plaintext. */
-	sm4_ccm_text_ctr(&r.st, ctr);
+	sm4_ccm_decrypt_rewind(&r.st);
 	err = skcipher_walk_aead_decrypt(&walk, req, false);
 	if (!err)
-		err = sm4_ccm_walk(&walk, &r, ctr, false);
+		err = sm4_ccm_walk(&walk, &r, false);
 out:
 	memzero_explicit(&r.st, sizeof(r.st));
 	memzero_explicit(tag, sizeof(tag));
-	memzero_explicit(ctr, sizeof(ctr));
 	return err;
 }
 

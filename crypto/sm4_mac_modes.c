@@ -161,15 +161,28 @@ void sm4_xcbc_subkeys(const struct sm4_mac_ops *mops, const u32 *rk,
 
 /* ---- CCM ------------------------------------------------------------- */
 
-int sm4_ccm_start(const struct sm4_mac_ops *mops, const u32 *rk,
+/* @blk := A_@i, counter block @i after @ctr0 (@i fits in its L bytes). */
+static void sm4_ccm_counter(u8 *blk, const u8 *ctr0, unsigned int i)
+{
+	unsigned int k;
+
+	memcpy(blk, ctr0, SM4_BLOCK_SIZE);
+	for (k = SM4_BLOCK_SIZE - 1; i; k--, i >>= 8)
+		blk[k] = i;
+}
+
+int sm4_ccm_start(const struct sm4_mode_ops *ops,
+		  const struct sm4_mac_ops *mops, const u32 *rk,
 		  struct sm4_ccm_state *st, const u8 *iv,
 		  unsigned int assoclen, unsigned int cryptlen,
 		  unsigned int authsize)
 {
 	unsigned int l = iv[0] + 1;	/* bytes of the length/counter field */
+	unsigned int first = cryptlen / SM4_BLOCK_SIZE, i;
+	unsigned int nblocks = first + !!(cryptlen % SM4_BLOCK_SIZE);
 	u8 hdr[6];
 	unsigned int hlen, n;
-	u8 *b0 = st->mac.dg;
+	u8 *b0 = st->ks;
 
 	/* RFC 3610: L' = L - 1 in 1..7 */
 	if (iv[0] < 1 || iv[0] > 7 || !sm4_ccm_authsize_ok(authsize))
@@ -180,8 +193,7 @@ int sm4_ccm_start(const struct sm4_mac_ops *mops, const u32 *rk,
 
 	memset(st, 0, sizeof(*st));
 	memcpy(st->ctr0, iv, SM4_BLOCK_SIZE - l);
-	memcpy(st->ctr, st->ctr0, SM4_BLOCK_SIZE);
-	st->ctr[SM4_BLOCK_SIZE - 1] = 1;
+	sm4_ccm_counter(st->ctr, st->ctr0, 1);
 
 	memcpy(b0, st->ctr0, SM4_BLOCK_SIZE);
 	b0[0] |= ((authsize - 2) / 2) << 3;
@@ -191,8 +203,18 @@ int sm4_ccm_start(const struct sm4_mac_ops *mops, const u32 *rk,
 	put_unaligned_be32(cryptlen, hdr);
 	n = min_t(unsigned int, l, 4);
 	memcpy(b0 + SM4_BLOCK_SIZE - n, hdr + 4 - n, n);
-	/* B0 pending: encrypted with the first associated-data bytes. */
-	st->mac.len = SM4_BLOCK_SIZE;
+
+	/* B0, A0, then the counter blocks of text block first on. */
+	if (nblocks <= min_t(unsigned int, mops->short_blocks,
+			     SM4_CCM_SHORT_MAX))
+		first = 0;
+	st->from = first * SM4_BLOCK_SIZE;
+	memcpy(st->ks + SM4_BLOCK_SIZE, st->ctr0, SM4_BLOCK_SIZE);
+	for (i = first; i < nblocks; i++)
+		sm4_ccm_counter(st->ks + (i - first + 2) * SM4_BLOCK_SIZE,
+				st->ctr0, i + 1);
+	ops->ecb(rk, st->ks, st->ks, nblocks - first + 2);
+	memcpy(st->mac.dg, st->ks, SM4_BLOCK_SIZE);
 
 	if (!assoclen)
 		return 0;
@@ -208,6 +230,25 @@ int sm4_ccm_start(const struct sm4_mac_ops *mops, const u32 *rk,
 	}
 	sm4_mac_update(mops, rk, &st->mac, hdr, hlen);
 	return 0;
+}
+
+/*
+ * Of the next @len bytes of @st's text: how many come before the
+ * keystream made up front (a multiple of 16), and, through @ks, where
+ * the rest's keystream is.
+ */
+static unsigned int sm4_ccm_bulk(struct sm4_ccm_state *st, unsigned int len,
+				 u8 **ks)
+{
+	unsigned int bulk = 0;
+
+	if (st->pos < st->from)
+		bulk = min_t(unsigned int, len, st->from - st->pos);
+	*ks = NULL;
+	if (bulk < len)
+		*ks = st->ks + 2 * SM4_BLOCK_SIZE + st->pos + bulk - st->from;
+	st->pos += len;
+	return bulk;
 }
 
 /* Whole blocks: mops->ccm_enc, or the CBC-MAC of src, then CTR. */
@@ -226,7 +267,8 @@ static void sm4_ccm_enc_blocks(const struct sm4_mode_ops *ops,
 
 /*
  * Whole blocks of the first decryption pass: mops->ccm_dec_mac, or CTR
- * into a stack buffer and the CBC-MAC of that, a buffer at a time.
+ * into a stack buffer and the CBC-MAC of that, a buffer at a time; the
+ * blocks whose keystream was made up front through the buffer too.
  */
 static void sm4_ccm_dec_mac_blocks(const struct sm4_mode_ops *ops,
 				   const struct sm4_mac_ops *mops,
@@ -234,16 +276,26 @@ static void sm4_ccm_dec_mac_blocks(const struct sm4_mode_ops *ops,
 				   const u8 *src, unsigned int nblocks)
 {
 	u8 p[SM4_CCM_COMPOSE_BYTES];
-	unsigned int n;
+	unsigned int n, bulk;
+	u8 *ks;
 
-	if (mops->ccm_dec_mac) {
-		mops->ccm_dec_mac(rk, src, nblocks, st->ctr, st->mac.dg);
-		return;
+	bulk = sm4_ccm_bulk(st, nblocks * SM4_BLOCK_SIZE, &ks) /
+	       SM4_BLOCK_SIZE;
+	nblocks -= bulk;
+	if (bulk && mops->ccm_dec_mac) {
+		mops->ccm_dec_mac(rk, src, bulk, st->ctr, st->mac.dg);
+		src += bulk * SM4_BLOCK_SIZE;
+		bulk = 0;
 	}
-	for (; nblocks; nblocks -= n, src += n * SM4_BLOCK_SIZE) {
-		n = min_t(unsigned int, nblocks, sizeof(p) / SM4_BLOCK_SIZE);
+	for (; bulk; bulk -= n, src += n * SM4_BLOCK_SIZE) {
+		n = min_t(unsigned int, bulk, sizeof(p) / SM4_BLOCK_SIZE);
 		ops->ctr(rk, p, src, n, st->ctr);
 		mops->cbcmac(rk, st->mac.dg, p, n);
+	}
+	if (nblocks) {
+		/* At most SM4_CCM_SHORT_MAX blocks: one buffer. */
+		crypto_xor_cpy(p, src, ks, nblocks * SM4_BLOCK_SIZE);
+		mops->cbcmac(rk, st->mac.dg, p, nblocks);
 	}
 	memzero_explicit(p, sizeof(p));
 }
@@ -253,23 +305,32 @@ void sm4_ccm_encrypt(const struct sm4_mode_ops *ops,
 		     struct sm4_ccm_state *st, u8 *dst, const u8 *src,
 		     unsigned int len)
 {
-	unsigned int nblocks = len / SM4_BLOCK_SIZE;
-	unsigned int tail = len % SM4_BLOCK_SIZE;
-	u8 in[SM4_BLOCK_SIZE], out[SM4_BLOCK_SIZE];
+	unsigned int bulk, nblocks, tail;
+	u8 in[SM4_BLOCK_SIZE];
+	u8 *ks;
 
-	if (nblocks)
-		sm4_ccm_enc_blocks(ops, mops, rk, st, dst, src, nblocks);
-	if (!tail)
+	bulk = sm4_ccm_bulk(st, len, &ks);
+	if (bulk)
+		sm4_ccm_enc_blocks(ops, mops, rk, st, dst, src,
+				   bulk / SM4_BLOCK_SIZE);
+	src += bulk;
+	dst += bulk;
+	len -= bulk;
+	if (!len)
 		return;
-	/* The last plaintext block is MACed zero-padded. */
-	src += nblocks * SM4_BLOCK_SIZE;
-	dst += nblocks * SM4_BLOCK_SIZE;
-	memset(in, 0, sizeof(in));
-	memcpy(in, src, tail);
-	sm4_ccm_enc_blocks(ops, mops, rk, st, out, in, 1);
-	memcpy(dst, out, tail);
-	memzero_explicit(in, sizeof(in));
-	memzero_explicit(out, sizeof(out));
+	/* The keystream is there: the MAC of the plaintext, then the XOR. */
+	nblocks = len / SM4_BLOCK_SIZE;
+	tail = len % SM4_BLOCK_SIZE;
+	if (nblocks)
+		mops->cbcmac(rk, st->mac.dg, src, nblocks);
+	if (tail) {
+		/* The last plaintext block is MACed zero-padded. */
+		memset(in, 0, sizeof(in));
+		memcpy(in, src + nblocks * SM4_BLOCK_SIZE, tail);
+		mops->cbcmac(rk, st->mac.dg, in, 1);
+		memzero_explicit(in, sizeof(in));
+	}
+	crypto_xor_cpy(dst, src, ks, len);
 }
 
 void sm4_ccm_decrypt_mac(const struct sm4_mode_ops *ops,
@@ -298,35 +359,48 @@ void sm4_ccm_decrypt_mac(const struct sm4_mode_ops *ops,
 	st->ncarry = len;
 }
 
-void sm4_ccm_decrypt_mac_end(const struct sm4_mode_ops *ops,
-			     const struct sm4_mac_ops *mops, const u32 *rk,
+void sm4_ccm_decrypt_mac_end(const struct sm4_mac_ops *mops, const u32 *rk,
 			     struct sm4_ccm_state *st)
 {
 	u8 p[SM4_BLOCK_SIZE];
+	u8 *ks;
 
 	if (!st->ncarry)
 		return;
-	/* The partial last block: decrypt it, MAC it zero-padded. */
-	ops->ctr(rk, p, sm4_zero_block, 1, st->ctr);
-	crypto_xor(p, st->carry, st->ncarry);
-	memset(p + st->ncarry, 0, SM4_BLOCK_SIZE - st->ncarry);
+	/*
+	 * The partial last block, whose keystream is always made up front:
+	 * decrypt it, MAC it zero-padded.
+	 */
+	sm4_ccm_bulk(st, st->ncarry, &ks);
+	memset(p, 0, sizeof(p));
+	crypto_xor_cpy(p, st->carry, ks, st->ncarry);
 	mops->cbcmac(rk, st->mac.dg, p, 1);
 	memzero_explicit(p, sizeof(p));
 	st->ncarry = 0;
 }
 
-void sm4_ccm_tag(const struct sm4_mode_ops *ops, const u32 *rk,
-		 const struct sm4_ccm_state *st, u8 *tag)
+void sm4_ccm_tag(const struct sm4_ccm_state *st, u8 *tag)
 {
-	u8 a0[SM4_BLOCK_SIZE];
-
-	memcpy(a0, st->ctr0, SM4_BLOCK_SIZE);
-	ops->ctr(rk, tag, st->mac.dg, 1, a0);
-	memzero_explicit(a0, sizeof(a0));
+	crypto_xor_cpy(tag, st->mac.dg, st->ks + SM4_BLOCK_SIZE,
+		       SM4_BLOCK_SIZE);
 }
 
-void sm4_ccm_text_ctr(const struct sm4_ccm_state *st, u8 *ctr)
+void sm4_ccm_decrypt_rewind(struct sm4_ccm_state *st)
 {
-	memcpy(ctr, st->ctr0, SM4_BLOCK_SIZE);
-	ctr[SM4_BLOCK_SIZE - 1] = 1;
+	sm4_ccm_counter(st->ctr, st->ctr0, 1);
+	st->pos = 0;
+}
+
+void sm4_ccm_decrypt_piece(const struct sm4_mode_ops *ops, const u32 *rk,
+			   struct sm4_ccm_state *st, u8 *dst, const u8 *src,
+			   unsigned int len)
+{
+	unsigned int bulk;
+	u8 *ks;
+
+	bulk = sm4_ccm_bulk(st, len, &ks);
+	if (bulk)
+		ops->ctr(rk, dst, src, bulk / SM4_BLOCK_SIZE, st->ctr);
+	if (ks)
+		crypto_xor_cpy(dst + bulk, src + bulk, ks, len - bulk);
 }

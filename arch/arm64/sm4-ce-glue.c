@@ -41,6 +41,7 @@ const struct sm4_mac_ops sm4_ce_mac_ops = {
 	.cbcmac		= sm4_ce_cbcmac,
 	.ccm_enc	= sm4_ce_ccm_enc,
 	.ccm_dec_mac	= sm4_ce_ccm_dec_mac,
+	.short_blocks	= SM4_CE_CCM_SHORT,
 };
 SM4_EXPORT_SYMBOL_NS_GPL(sm4_ce_mac_ops);
 

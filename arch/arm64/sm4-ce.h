@@ -45,8 +45,13 @@ void sm4_ce_ccm_dec_mac(const u32 *rk, const u8 *src, unsigned int nblocks,
 extern const struct sm4_mode_ops sm4_ce_mode_ops;
 extern const struct sm4_mac_ops sm4_ce_mac_ops;
 extern const struct sm4_gcm_ops sm4_ce_gcm_ops;
-/* sm4_ce_gcm_ops.short_blocks: its ecb encrypts eight blocks side by side. */
+/*
+ * sm4_ce_gcm_ops.short_blocks and sm4_ce_mac_ops.short_blocks: its ecb
+ * encrypts eight blocks side by side (gcm's E_K(J0), ccm's E(B0) and
+ * E(A0) share the call).
+ */
 #define SM4_CE_GCM_SHORT	7
+#define SM4_CE_CCM_SHORT	6
 
 /* struct sm4_driver.expandkey of the drivers using SM4EKEY. */
 static inline int sm4_ce_expandkey(struct sm4_ctx *ctx, const u8 *key,

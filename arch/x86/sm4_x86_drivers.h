@@ -22,6 +22,9 @@
  *			stay on SM4_X86_PREFIX's code, 0 if not
  * SM4_X86_MACS		cbcmac/cmac/xcbc(sm4) and ccm(sm4) over
  *			<prefix>_cbcmac (1) or not (0)
+ * SM4_X86_CCM_SHORT	with SM4_X86_MACS 1: struct sm4_mac_ops'
+ *			short_blocks (two less than the blocks its ecb
+ *			encrypts side by side: B0 and A0 share the call)
  * SM4_X86_GCM_CLMUL	optional: gcm(sm4) where the CPU has this
  *			X86_FEATURE_* (the carry-less multiply its GHASH uses)
  * SM4_X86_GCM_SHORT	with it: struct sm4_gcm_ops' short_blocks (one less
@@ -55,6 +58,7 @@
 #define SM4_X86_XSTATE		(XFEATURE_MASK_SSE | XFEATURE_MASK_YMM)
 #define SM4_X86_NEEDS		0
 #define SM4_X86_MACS		1
+#define SM4_X86_CCM_SHORT	6
 #define SM4_X86_GCM_CLMUL	PCLMULQDQ
 #define SM4_X86_GCM_SHORT	7
 #define SM4_X86_DESCRIPTION	"SM4 ECB/CBC/CFB/CTR/XTS/CTS, GCM, CCM and CBCMAC/CMAC/XCBC, AES-NI/AVX accelerated"
@@ -73,6 +77,7 @@
 #define SM4_X86_XSTATE		(XFEATURE_MASK_SSE | XFEATURE_MASK_YMM)
 #define SM4_X86_NEEDS		0
 #define SM4_X86_MACS		1
+#define SM4_X86_CCM_SHORT	14
 #define SM4_X86_GCM_CLMUL	PCLMULQDQ
 #define SM4_X86_GCM_SHORT	15
 #define SM4_X86_DESCRIPTION	"SM4 ECB/CBC/CFB/CTR/XTS/CTS, GCM, CCM and CBCMAC/CMAC/XCBC, AES-NI/AVX2 accelerated"
@@ -96,6 +101,7 @@
 #define SM4_X86_XSTATE		(XFEATURE_MASK_SSE | XFEATURE_MASK_YMM)
 #define SM4_X86_NEEDS		0
 #define SM4_X86_MACS		1
+#define SM4_X86_CCM_SHORT	14
 #define SM4_X86_GCM_CLMUL	PCLMULQDQ
 #define SM4_X86_GCM_SHORT	15
 #define SM4_X86_DESCRIPTION	"SM4 ECB/CBC/CFB/CTR/XTS/CTS, GCM, CCM and CBCMAC/CMAC/XCBC, AES-NI/AVX2/VAES accelerated"
@@ -119,6 +125,7 @@
 #define SM4_X86_XSTATE		(XFEATURE_MASK_SSE | XFEATURE_MASK_YMM)
 #define SM4_X86_NEEDS		0
 #define SM4_X86_MACS		1
+#define SM4_X86_CCM_SHORT	14
 #define SM4_X86_GCM_CLMUL	VPCLMULQDQ
 #define SM4_X86_GCM_SHORT	15
 #define SM4_X86_DESCRIPTION	"SM4 ECB/CBC/CFB/CTR/XTS/CTS, GCM, CCM and CBCMAC/CMAC/XCBC, GFNI/AVX2 accelerated"
@@ -186,6 +193,7 @@
 #define SM4_X86_XSTATE		(XFEATURE_MASK_SSE | XFEATURE_MASK_YMM)
 #define SM4_X86_NEEDS		SM4_X86_NEEDS_SM4NI
 #define SM4_X86_MACS		1
+#define SM4_X86_CCM_SHORT	14
 #define SM4_X86_DESCRIPTION	"SM4 ECB/CBC/CFB/CTR/XTS/CTS, CCM and CBCMAC/CMAC/XCBC, Intel SM4 instructions (AVX2)"
 
 #elif defined(SM4_X86_DRIVER_ni_avx10)

@@ -27,6 +27,7 @@ static const struct sm4_mac_ops ce_mac_ops = {
 	.cbcmac		= sm4_ce_cbcmac,
 	.ccm_enc	= sm4_ce_ccm_enc,
 	.ccm_dec_mac	= sm4_ce_ccm_dec_mac,
+	.short_blocks	= SM4_CE_CCM_SHORT,
 };
 
 static bool ce_available(void)

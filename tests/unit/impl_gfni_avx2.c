@@ -9,14 +9,15 @@
 #include <sm4/modes.h>
 #include <sm4/mac.h>
 #include "impl.h"
-/* Its gcm(sm4) as the kernel driver has it: SM4_X86_GCM_SHORT. */
+/* Its gcm(sm4) and ccm(sm4) as the kernel driver has them. */
 #define SM4_X86_DRIVER_gfni_avx2
 #include "../../arch/x86/sm4_x86_drivers.h"
 #include "gfni_emu.h"
 
 SM4_DEFINE_MODE_OPS(sm4_gfni_avx2_ops, sm4_gfni_avx2);
 SM4_TEST_X86_EXPANDKEY(sm4_gfni_avx2_expandkey, sm4_gfni_avx2_expand_key);
-SM4_DEFINE_CBCMAC_OPS(sm4_gfni_avx2_mac_ops, sm4_gfni_avx2);
+SM4_DEFINE_CBCMAC_OPS(sm4_gfni_avx2_mac_ops, sm4_gfni_avx2,
+		      SM4_X86_CCM_SHORT);
 SM4_DEFINE_GCM_OPS(sm4_gfni_avx2_gcm_ops, sm4_gfni_avx2,
 		   SM4_X86_GCM_SHORT);
 

@@ -11,9 +11,12 @@
 #include <sm4/mac.h>
 #include "impl.h"
 #include "sm4ni_emu.h"
+/* Its ccm(sm4) as the kernel driver has it. */
+#define SM4_X86_DRIVER_ni_avx2
+#include "../../arch/x86/sm4_x86_drivers.h"
 
 SM4_DEFINE_MODE_OPS(sm4_ni_avx2_ops, sm4_ni_avx2);
-SM4_DEFINE_CBCMAC_OPS(sm4_ni_avx2_mac_ops, sm4_ni_avx2);
+SM4_DEFINE_CBCMAC_OPS(sm4_ni_avx2_mac_ops, sm4_ni_avx2, SM4_X86_CCM_SHORT);
 SM4_TEST_X86_EXPANDKEY(sm4_ni_expandkey, sm4_ni_expand_key);
 
 /* CPUID.(EAX=7,ECX=1):EAX[2], as the kernel driver checks it. */

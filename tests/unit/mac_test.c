@@ -98,7 +98,8 @@ static bool check_mac(const struct sm4_test_impl *impl,
  */
 static bool ctr_pass(const struct sm4_test_impl *impl, const u32 *rk,
 		     const struct sm4_mac_vec *v, u8 *dst, const u8 *src,
-		     u8 *ctr, struct sm4_gcm_ctr *gc, uint64_t *seed)
+		     struct sm4_ccm_state *cs, struct sm4_gcm_ctr *gc,
+		     uint64_t *seed)
 {
 	unsigned int done, n;
 
@@ -110,8 +111,8 @@ static bool ctr_pass(const struct sm4_test_impl *impl, const u32 *rk,
 			sm4_gcm_decrypt_piece(impl->ops, rk, gc, dst + done,
 					      src + done, n);
 		else
-			sm4_mode_ctr_crypt(impl->ops, rk, dst + done,
-					   src + done, n, ctr);
+			sm4_ccm_decrypt_piece(impl->ops, rk, cs, dst + done,
+					      src + done, n);
 	}
 	return !memcmp(dst, v->text, v->len);
 }
@@ -139,8 +140,8 @@ static int ccm_begin(const struct sm4_test_impl *impl, const u32 *rk,
 		     struct sm4_ccm_state *st, const struct sm4_mac_vec *v,
 		     const u8 *aad, uint64_t *seed)
 {
-	int err = sm4_ccm_start(impl->mac_ops, rk, st, v->iv, v->alen, v->len,
-				v->taglen);
+	int err = sm4_ccm_start(impl->ops, impl->mac_ops, rk, st, v->iv,
+				v->alen, v->len, v->taglen);
 
 	if (err)
 		return err;
@@ -149,28 +150,27 @@ static int ccm_begin(const struct sm4_test_impl *impl, const u32 *rk,
 	return 0;
 }
 
-/* The tag of ciphertext @ct (first pass of decryption). */
+/* The tag of ciphertext @ct (first pass of decryption) in @st. */
 static int ccm_dec_tag(const struct sm4_test_impl *impl, const u32 *rk,
-		       const struct sm4_mac_vec *v, const u8 *aad,
-		       const u8 *ct, u8 *tag, uint64_t *seed)
+		       struct sm4_ccm_state *st, const struct sm4_mac_vec *v,
+		       const u8 *aad, const u8 *ct, u8 *tag, uint64_t *seed)
 {
-	struct sm4_ccm_state st;
 	unsigned int done = 0;
 	int pieces = 3;
 
-	if (ccm_begin(impl, rk, &st, v, aad, seed))
+	if (ccm_begin(impl, rk, st, v, aad, seed))
 		return -1;
 	while (pieces-- && done < v->len) {
 		unsigned int n = cut(seed, v->len - done, 1);
 
-		sm4_ccm_decrypt_mac(impl->ops, impl->mac_ops, rk, &st,
+		sm4_ccm_decrypt_mac(impl->ops, impl->mac_ops, rk, st,
 				    ct + done, n);
 		done += n;
 	}
-	sm4_ccm_decrypt_mac(impl->ops, impl->mac_ops, rk, &st, ct + done,
+	sm4_ccm_decrypt_mac(impl->ops, impl->mac_ops, rk, st, ct + done,
 			    v->len - done);
-	sm4_ccm_decrypt_mac_end(impl->ops, impl->mac_ops, rk, &st);
-	sm4_ccm_tag(impl->ops, rk, &st, tag);
+	sm4_ccm_decrypt_mac_end(impl->mac_ops, rk, st);
+	sm4_ccm_tag(st, tag);
 	return 0;
 }
 
@@ -180,7 +180,7 @@ static bool check_ccm(const struct sm4_test_impl *impl,
 {
 	unsigned int len = v->len, done, n;
 	u8 *buf = malloc(2 * len + 2 + 16), *dst, *src, *aad;
-	u8 tag[16], ctr[16];
+	u8 tag[16];
 	struct sm4_ccm_state st;
 	struct sm4_ctx ctx;
 	bool ok = true;
@@ -205,23 +205,21 @@ static bool check_ccm(const struct sm4_test_impl *impl,
 		sm4_ccm_encrypt(impl->ops, impl->mac_ops, ctx.rkey_enc, &st,
 				dst + done, src + done, n);
 	}
-	sm4_ccm_tag(impl->ops, ctx.rkey_enc, &st, tag);
+	sm4_ccm_tag(&st, tag);
 	ok &= !memcmp(dst, v->out, len) &&
 	      !memcmp(tag, v->out + len, v->taglen);
 
 	/* Decryption, first pass: the tag from libgcrypt's ciphertext. */
 	memcpy(src, v->out, len);
-	ok &= !ccm_dec_tag(impl, ctx.rkey_enc, v, aad, src, tag, seed) &&
+	ok &= !ccm_dec_tag(impl, ctx.rkey_enc, &st, v, aad, src, tag, seed) &&
 	      !memcmp(tag, v->out + len, v->taglen);
-	/* Second pass: CTR in walk-like pieces. */
-	sm4_ccm_start(impl->mac_ops, ctx.rkey_enc, &st, v->iv, v->alen, len,
-		      v->taglen);
-	sm4_ccm_text_ctr(&st, ctr);
-	ok &= ctr_pass(impl, ctx.rkey_enc, v, dst, src, ctr, NULL, seed);
+	/* Second pass, over the same state: in walk-like pieces. */
+	sm4_ccm_decrypt_rewind(&st);
+	ok &= ctr_pass(impl, ctx.rkey_enc, v, dst, src, &st, NULL, seed);
 
 	/* A flipped bit in the ciphertext or the associated data. */
 	if (tamper(v, src, aad, seed))
-		ok &= !ccm_dec_tag(impl, ctx.rkey_enc, v, aad, src, tag,
+		ok &= !ccm_dec_tag(impl, ctx.rkey_enc, &st, v, aad, src, tag,
 				   seed) &&
 		      memcmp(tag, v->out + len, v->taglen);
 	free(buf);
@@ -446,7 +444,8 @@ static void test_mac_badinput(void)
 	int l;
 
 	for (a = 0; a <= 18; a++) {
-		int err = sm4_ccm_start(&sm4_generic_mac_ops, rk, &st, iv, 0,
+		int err = sm4_ccm_start(&sm4_generic_mode_ops,
+					&sm4_generic_mac_ops, rk, &st, iv, 0,
 					0, a);
 		bool ok = a >= 4 && a <= 16 && !(a & 1);
 
@@ -455,18 +454,171 @@ static void test_mac_badinput(void)
 	}
 	for (l = 0; l < 256; l++) {
 		iv[0] = l;
-		if ((sm4_ccm_start(&sm4_generic_mac_ops, rk, &st, iv, 0, 0, 8) ==
-		     -EINVAL) == (l < 1 || l > 7))
+		if ((sm4_ccm_start(&sm4_generic_mode_ops,
+				   &sm4_generic_mac_ops, rk, &st, iv, 0, 0,
+				   8) == -EINVAL) == (l < 1 || l > 7))
 			good++;
 	}
 	iv[0] = 1;	/* L = 2: at most 65535 bytes */
-	if (sm4_ccm_start(&sm4_generic_mac_ops, rk, &st, iv, 0, 65536, 8) ==
-	    -EOVERFLOW &&
-	    !sm4_ccm_start(&sm4_generic_mac_ops, rk, &st, iv, 0, 65535, 8))
+	if (sm4_ccm_start(&sm4_generic_mode_ops, &sm4_generic_mac_ops, rk,
+			  &st, iv, 0, 65536, 8) == -EOVERFLOW &&
+	    !sm4_ccm_start(&sm4_generic_mode_ops, &sm4_generic_mac_ops, rk,
+			   &st, iv, 0, 65535, 8))
 		good++;
 	sm4_test_report(good == 7 + 256 + 1 && bad == 12,
 			"mac badinput: ccm: tag lengths 0..18 (7 accepted, 12 -EINVAL), iv[0] 0..255 (-EINVAL outside 1..7), L=2 length 65536 -EOVERFLOW: %u/264 and %u/12 right",
 			good, bad);
+}
+
+/*
+ * ccm-calls: how a request's blocks reach @impl's functions.  Each
+ * request makes one ecb call, in sm4_ccm_start(): E(B0) and E(A0) with
+ * the whole keystream of a text of at most short_blocks blocks, or with
+ * that of a partial final block; every other text block goes through
+ * ctr or the fused ccm_enc/ccm_dec_mac, once in encryption and once in
+ * each decryption pass.  Counted through wrappers around @impl's
+ * functions, on requests whose decryption must give back the text and
+ * the tag.
+ */
+static const struct sm4_mode_ops *calls_ops;
+static const struct sm4_mac_ops *calls_mops;
+static unsigned int calls_ecb, calls_ecb_blocks, calls_bulk_blocks;
+
+static void calls_ecb_fn(const u32 *rk, u8 *dst, const u8 *src,
+			 unsigned int nblocks)
+{
+	calls_ecb++;
+	calls_ecb_blocks += nblocks;
+	calls_ops->ecb(rk, dst, src, nblocks);
+}
+
+static void calls_ctr_fn(const u32 *rk, u8 *dst, const u8 *src,
+			 unsigned int nblocks, u8 *ctr)
+{
+	calls_bulk_blocks += nblocks;
+	calls_ops->ctr(rk, dst, src, nblocks, ctr);
+}
+
+static void calls_enc_fn(const u32 *rk, u8 *dst, const u8 *src,
+			 unsigned int nblocks, u8 *ctr, u8 *mac)
+{
+	calls_bulk_blocks += nblocks;
+	calls_mops->ccm_enc(rk, dst, src, nblocks, ctr, mac);
+}
+
+static void calls_dec_mac_fn(const u32 *rk, const u8 *src,
+			     unsigned int nblocks, u8 *ctr, u8 *mac)
+{
+	calls_bulk_blocks += nblocks;
+	calls_mops->ccm_dec_mac(rk, src, nblocks, ctr, mac);
+}
+
+#define CALLS_MAX	4096
+
+/* One ccm request's text in walk-like pieces (whole blocks but the last). */
+static void calls_text(const struct sm4_mode_ops *ops,
+		       const struct sm4_mac_ops *mops, const u32 *rk,
+		       struct sm4_ccm_state *st, u8 *dst, const u8 *src,
+		       unsigned int len, int pass, uint64_t *seed)
+{
+	unsigned int done, n;
+
+	for (done = 0; done < len; done += n) {
+		n = cut(seed, len - done, 16);
+		if (!n || sm4_vec_rand(seed) % 4 == 0)
+			n = len - done;
+		if (pass == 0)
+			sm4_ccm_encrypt(ops, mops, rk, st, dst + done,
+					src + done, n);
+		else if (pass == 1)
+			sm4_ccm_decrypt_mac(ops, mops, rk, st, src + done, n);
+		else
+			sm4_ccm_decrypt_piece(ops, rk, st, dst + done,
+					      src + done, n);
+	}
+}
+
+static void test_ccm_calls(const struct sm4_test_impl *impl, uint64_t *seed)
+{
+	static u8 pt[CALLS_MAX], ct[CALLS_MAX], back[CALLS_MAX];
+	struct sm4_mode_ops ops = *impl->ops;
+	struct sm4_mac_ops mops = *impl->mac_ops;
+	unsigned int i, k = impl->mac_ops->short_blocks;
+	unsigned long cases = 0, bad = 0;
+	u8 key[SM4_KEY_SIZE], iv[16], aad[40], tag[16], tag2[16];
+	struct sm4_ccm_state st;
+	struct sm4_ctx ctx;
+
+	calls_ops = impl->ops;
+	calls_mops = impl->mac_ops;
+	ops.ecb = calls_ecb_fn;
+	ops.ctr = calls_ctr_fn;
+	if (mops.ccm_enc)
+		mops.ccm_enc = calls_enc_fn;
+	if (mops.ccm_dec_mac)
+		mops.ccm_dec_mac = calls_dec_mac_fn;
+	sm4_vec_fill(seed, key, sizeof(key));
+	expand(impl, &ctx, key);
+	for (i = 0; i < 300 + 200; i++) {
+		unsigned int len = i < 300 ? i :
+				   sm4_vec_rand(seed) % (CALLS_MAX + 1);
+		unsigned int alen = sm4_vec_rand(seed) % (sizeof(aad) + 1);
+		unsigned int full = len / 16, part = len % 16 != 0;
+		bool all = full + part <= k;
+		unsigned int ecb[2], ecb_blocks[2], bulk[2];
+		int pass;
+
+		memset(iv, 0, sizeof(iv));
+		iv[0] = 3;	/* L = 4 */
+		sm4_vec_fill(seed, iv + 1, 11);
+		sm4_vec_fill(seed, aad, alen);
+		sm4_vec_fill(seed, pt, len);
+		for (pass = 0; pass < 2; pass++) {
+			calls_ecb = calls_ecb_blocks = calls_bulk_blocks = 0;
+			if (sm4_ccm_start(&ops, &mops, ctx.rkey_enc, &st, iv,
+					  alen, len, 16))
+				abort();
+			sm4_mac_update(&mops, ctx.rkey_enc, &st.mac, aad, alen);
+			sm4_mac_flush(&mops, ctx.rkey_enc, &st.mac);
+			if (pass == 0) {
+				calls_text(&ops, &mops, ctx.rkey_enc, &st, ct,
+					   pt, len, 0, seed);
+				sm4_ccm_tag(&st, tag);
+			} else {
+				calls_text(&ops, &mops, ctx.rkey_enc, &st,
+					   NULL, ct, len, 1, seed);
+				sm4_ccm_decrypt_mac_end(&mops, ctx.rkey_enc,
+							&st);
+				sm4_ccm_tag(&st, tag2);
+				sm4_ccm_decrypt_rewind(&st);
+				calls_text(&ops, &mops, ctx.rkey_enc, &st,
+					   back, ct, len, 2, seed);
+			}
+			ecb[pass] = calls_ecb;
+			ecb_blocks[pass] = calls_ecb_blocks;
+			bulk[pass] = calls_bulk_blocks;
+		}
+		cases++;
+		if (ecb[0] == 1 && ecb[1] == 1 &&
+		    ecb_blocks[0] == 2 + (all ? full + part : part) &&
+		    ecb_blocks[1] == ecb_blocks[0] &&
+		    bulk[0] == (all ? 0 : full) &&
+		    bulk[1] == (all ? 0 : 2 * full) &&
+		    !memcmp(tag, tag2, sizeof(tag)) && !memcmp(back, pt, len))
+			continue;
+		bad++;
+		if (bad <= 3)
+			fprintf(stderr, "FAIL detail: %s ccm-calls len %u: ecb calls %u/%u of %u/%u blocks, %u/%u blocks by ctr or the fused functions (encryption/decryption), %s\n",
+				impl->name, len, ecb[0], ecb[1], ecb_blocks[0],
+				ecb_blocks[1], bulk[0], bulk[1],
+				memcmp(tag, tag2, sizeof(tag)) ?
+				"tags differ" : memcmp(back, pt, len) ?
+				"text not given back" : "text and tag right");
+	}
+	memzero_explicit(&st, sizeof(st));
+	sm4_test_report(cases == 500 && !bad,
+			"ccm-calls: %s: %lu requests (text 0..299, 200 random to %u), one ecb call each with the keystream of texts to %u blocks or of a partial block, %lu wrong",
+			impl->name, cases, CALLS_MAX, k, bad);
 }
 
 /*
@@ -494,6 +646,7 @@ void sm4_test_macs(const char *path, unsigned long cases, uint64_t *seed)
 		if (!impl->mac_ops || !sm4_test_impl_selected(impl))
 			continue;
 		test_mac_zero(impl);
+		test_ccm_calls(impl, seed);
 		/* The portable code chains in place: the glue's own state. */
 		if (impl->mac_ops != &sm4_generic_mac_ops)
 			test_mac_watch(impl, seed);

@@ -598,16 +598,7 @@ static void test_gcm_guard(const struct sm4_test_impl *impl)
 	munmap(dpage - pg, 3 * pg);
 }
 
-#if defined(__x86_64__)
-/* The gcm-dstread observer: dst's pages [lo, hi) are PROT_NONE. */
-static struct {
-	u8 *lo, *hi;
-	unsigned long loads, stores;
-	volatile sig_atomic_t active, stepping;
-} rd;
-
-#define RD_TRAP_FLAG	0x100
-#define RD_PF_WRITE	0x2	/*
+/*
  * gcm-calls: how a request's blocks reach @impl's functions.  Each
  * request makes one ecb call, in sm4_gcm_ctr_start(): E_K(J0) with the
  * whole keystream of a text of at most short_blocks blocks, or with that
@@ -701,7 +692,16 @@ static void test_gcm_calls(const struct sm4_test_impl *impl)
 	       verdict(bad, cases), impl->name, cases, k, bad);
 }
 
-/* page fault error code: a write */
+#if defined(__x86_64__)
+/* The gcm-dstread observer: dst's pages [lo, hi) are PROT_NONE. */
+static struct {
+	u8 *lo, *hi;
+	unsigned long loads, stores;
+	volatile sig_atomic_t active, stepping;
+} rd;
+
+#define RD_TRAP_FLAG	0x100
+#define RD_PF_WRITE	0x2	/* page fault error code: a write */
 
 static void rd_segv(int sig, siginfo_t *si, void *ucv)
 {
