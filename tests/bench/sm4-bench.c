@@ -124,6 +124,7 @@ struct gcry_path {
 	const char *driver2;	/* another one for the same path, or NULL */
 };
 
+#ifdef HAVE_GCRYPT
 static const struct gcry_path gcry_paths[] = {
 	{ "libgcrypt GFNI/AVX-512", NULL, "sm4-gfni-avx512",
 	  { "gfni", "avx512f", "avx512vl" }, NULL },
@@ -134,6 +135,7 @@ static const struct gcry_path gcry_paths[] = {
 	{ "libgcrypt AES-NI/AVX", "intel-avx2,intel-gfni,intel-avx512",
 	  "sm4-aesni-avx", { "aes", "avx" }, NULL },
 };
+#endif
 
 static struct bench_impl bimpls[MAX_IMPLS];
 static int n_bimpls;
