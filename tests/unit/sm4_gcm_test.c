@@ -50,6 +50,7 @@
 #include <sm4/modes.h>
 #include <sm4/gcm.h>
 #include <gcrypt.h>
+#include "calls.h"
 #include "impl.h"
 #if defined(__x86_64__)
 #include "evex_emu.h"
@@ -605,46 +606,27 @@ static void test_gcm_guard(const struct sm4_test_impl *impl)
  * of a partial final block; every other block goes through ctr or the
  * fused enc.  Counted through wrappers around @impl's functions.
  */
-static const struct sm4_mode_ops *calls_ops;
 static const struct sm4_gcm_ops *calls_gops;
-static unsigned int calls_ecb, calls_ecb_blocks, calls_ctr_blocks;
-
-static void calls_ecb_fn(const u32 *rk, u8 *dst, const u8 *src,
-			 unsigned int nblocks)
-{
-	calls_ecb++;
-	calls_ecb_blocks += nblocks;
-	calls_ops->ecb(rk, dst, src, nblocks);
-}
-
-static void calls_ctr_fn(const u32 *rk, u8 *dst, const u8 *src,
-			 unsigned int nblocks, u8 *ctr)
-{
-	calls_ctr_blocks += nblocks;
-	calls_ops->ctr(rk, dst, src, nblocks, ctr);
-}
 
 static void calls_enc_fn(const u32 *rk, u8 *dst, const u8 *src,
 			 unsigned int nblocks, u8 *ctr, struct sm4_ghash *gh)
 {
-	calls_ctr_blocks += nblocks;
+	sm4_calls.bulk_blocks += nblocks;
 	calls_gops->enc(rk, dst, src, nblocks, ctr, gh);
 }
 
 static void test_gcm_calls(const struct sm4_test_impl *impl)
 {
 	static u8 buf[MAX_LEN], pt[MAX_LEN];
-	struct sm4_mode_ops ops = *impl->ops;
+	struct sm4_mode_ops ops;
 	struct sm4_gcm_ops gops = *impl->gcm;
 	unsigned long cases = 0, bad = 0;
 	unsigned int i, k = impl->gcm->short_blocks;
 	struct gcm_key key;
 	u8 kb[SM4_KEY_SIZE], iv[SM4_GCM_IV_SIZE], tag[16];
 
-	calls_ops = impl->ops;
+	sm4_calls_wrap(&ops, impl->ops);
 	calls_gops = impl->gcm;
-	ops.ecb = calls_ecb_fn;
-	ops.ctr = calls_ctr_fn;
 	if (gops.enc)
 		gops.enc = calls_enc_fn;
 	rnd_fill(kb, sizeof(kb));
@@ -660,7 +642,7 @@ static void test_gcm_calls(const struct sm4_test_impl *impl)
 
 		rnd_fill(iv, sizeof(iv));
 		rnd_fill(pt, len);
-		calls_ecb = calls_ecb_blocks = calls_ctr_blocks = 0;
+		sm4_calls_reset();
 		sm4_gcm_ctr_start(&ops, &gops, key.ctx.rkey_enc, iv, len, &c);
 		sm4_ghash_start(&gh, key.table);
 		n = cut(len, SM4_BLOCK_SIZE, pieces);
@@ -678,15 +660,15 @@ static void test_gcm_calls(const struct sm4_test_impl *impl)
 		}
 		sm4_gcm_tag(&gops, &gh, &c, 0, len, tag);
 		cases++;
-		if (calls_ecb == 1 &&
-		    calls_ecb_blocks == 1 + (all ? full + part : part) &&
-		    calls_ctr_blocks == (all ? 0 : full))
+		if (sm4_calls.ecb == 1 &&
+		    sm4_calls.ecb_blocks == 1 + (all ? full + part : part) &&
+		    sm4_calls.bulk_blocks == (all ? 0 : full))
 			continue;
 		bad++;
 		if (detail())
 			fprintf(stderr, "FAIL detail: %s gcm-calls %s len %u: %u ecb calls of %u blocks, %u blocks by ctr/enc\n",
 				impl->name, enc ? "encrypt" : "decrypt", len,
-				calls_ecb, calls_ecb_blocks, calls_ctr_blocks);
+				sm4_calls.ecb, sm4_calls.ecb_blocks, sm4_calls.bulk_blocks);
 	}
 	printf("%s: gcm-calls %s: %lu requests (text 0..299, 200 random to 4096), one ecb call each with the keystream of texts to %u blocks or of a partial block, %lu wrong\n",
 	       verdict(bad, cases), impl->name, cases, k, bad);
