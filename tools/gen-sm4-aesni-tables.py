@@ -377,7 +377,7 @@ def sm4x_setup(blk, kk, ku, kw):
 
 
 def sm4x_rounds(st, kk):
-    """SM4X_RND_0_30: rounds 0-30 on a state dict."""
+    """SM4X_RND_0_27 and SM4X_RND_28_30: rounds 0-30 on a state dict."""
     V1, V2, Y1, Y2 = st["V1"], st["V2"], st["Y1"], st["Y2"]
     t1, t2, k1, k2 = st["t1"], st["t2"], st["k1"], st["k2"]
     for i in range(31):

@@ -74,6 +74,15 @@ SYM_TYPED_FUNC_START(sm4_aesni_avx_cbcmac)
 	SM4X_SERIAL	cbcmac
 SYM_FUNC_END(sm4_aesni_avx_cbcmac)
 
+/* ccm(sm4)'s CBC-MAC with its CTR beside it (include/sm4/mac.h). */
+SYM_TYPED_FUNC_START(sm4_aesni_avx_ccm_enc)
+	SM4X_CCM	ccm_enc, xmm
+SYM_FUNC_END(sm4_aesni_avx_ccm_enc)
+
+SYM_TYPED_FUNC_START(sm4_aesni_avx_ccm_dec_mac)
+	SM4X_CCM	ccm_dec_mac, xmm
+SYM_FUNC_END(sm4_aesni_avx_ccm_dec_mac)
+
 /* Key expansion: called by sm4_x86_expandkey() (sm4_x86_glue.c). */
 SYM_FUNC_START(sm4_aesni_avx_expand_key)
 	SM4_AESNI_EXPAND_KEY_BODY

@@ -89,6 +89,15 @@ SYM_TYPED_FUNC_START(SM4_AVX2_FN(cbcmac))
 	SM4X_SERIAL	cbcmac
 SYM_FUNC_END(SM4_AVX2_FN(cbcmac))
 
+/* ccm(sm4)'s CBC-MAC with its CTR beside it (include/sm4/mac.h). */
+SYM_TYPED_FUNC_START(SM4_AVX2_FN(ccm_enc))
+	SM4X_CCM	ccm_enc, ymm
+SYM_FUNC_END(SM4_AVX2_FN(ccm_enc))
+
+SYM_TYPED_FUNC_START(SM4_AVX2_FN(ccm_dec_mac))
+	SM4X_CCM	ccm_dec_mac, ymm
+SYM_FUNC_END(SM4_AVX2_FN(ccm_dec_mac))
+
 /* Key expansion: called by sm4_x86_expandkey() (sm4_x86_glue.c). */
 SYM_FUNC_START(SM4_AVX2_FN(expand_key))
 	SM4_AESNI_EXPAND_KEY_BODY

@@ -460,6 +460,11 @@
  *	368: F_{h+1} while sm4x_core_kk fills the KK area
  *	384-511: the fused CBC/CFB encryption loop (SM4X_SERIAL): KS1, KS2
  *	     (per call), TMG, SMG, Q1, Q2 (per block), PRE1, PRE2
+ *	512-1055: only in the frame of ccm_enc and ccm_dec_mac
+ *	     (SM4X_CCM): CK, the bulk core's round keys (SM4_PREP_KEYS); CS,
+ *	     the words of the CTR batch in progress; KSB, the keystream of
+ *	     the current batch; CTRV, the next counter (native low, high
+ *	     qword)
  * It holds key material and values of the state and is wiped by
  * SM4X_LEAVE.
  */
@@ -517,16 +522,18 @@
 .endm
 
 /*
- * SM4X_ENTER / SM4X_LEAVE: frame of a function using the sm4x cores, with
- * the set-up keys KU, KW and KK[0] from %rdi (see above); the first block
- * goes through sm4x_core_kk, which fills the rest of the KK area.
+ * SM4X_ENTER frame / SM4X_LEAVE frame, size: frame of a function using
+ * the sm4x cores (\frame bytes of stack, \size of them wiped: SM4X_FRAME
+ * and SM4X_SIZE, or SM4X_CCM_FRAME and SM4X_CCM_SIZE), with the set-up
+ * keys KU, KW and KK[0] from %rdi (see above); the first block goes
+ * through sm4x_core_kk, which fills the rest of the KK area.
  * SM4X_LEAVE wipes the frame (ymm stores) and every vector register
  * (VZEROALL), and returns.
  * Clobbers %r9 (frame base, kept), vector registers 4-6, 8, 9.
  */
-.macro SM4X_ENTER
+.macro SM4X_ENTER frame=SM4X_FRAME
 	FRAME_BEGIN
-	sub		$SM4X_FRAME, %rsp
+	sub		$\frame, %rsp
 	lea		63(%rsp), %r9
 	and		$-64, %r9
 	/*
@@ -554,16 +561,18 @@
 	movl		$0, SM4X_KK(%r9)
 .endm
 
-.macro SM4X_LEAVE
-	vxorps		%ymm0, %ymm0, %ymm0
-	.irp k, 0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15
-	vmovaps		%ymm0, (\k * 32)(%r9)
-	.endr
-.if SM4X_SIZE != 16 * 32
-	.error "SM4X_LEAVE does not wipe the whole frame"
+.macro SM4X_LEAVE frame=SM4X_FRAME, size=SM4X_SIZE
+.if (\size) % 32 || (\size) + 63 > (\frame)
+	.error "SM4X_LEAVE: the frame cannot hold the wiped area"
 .endif
+	vxorps		%ymm0, %ymm0, %ymm0
+	.set		.Lsm4x_wipe, 0
+	.rept		(\size) / 32
+	vmovaps		%ymm0, .Lsm4x_wipe(%r9)
+	.set		.Lsm4x_wipe, .Lsm4x_wipe + 32
+	.endr
 	vzeroall
-	add		$SM4X_FRAME, %rsp
+	add		$\frame, %rsp
 	FRAME_END
 	RET
 .endm
@@ -734,11 +743,11 @@
 .endm
 
 /*
- * SM4X_RND_0_30: rounds 0-30 with the KK area filled.  Clobbers %rax,
+ * SM4X_RND_0_27 / SM4X_RND_28_30: rounds 0-27 and 28-30 with the KK area
+ * filled (SM4X_RND_CCM: 0-27 with ccm's CTR rounds).  Clobber %rax,
  * vector registers 0-14.
  */
-.macro SM4X_RND_0_30
-	/* rounds 0-27 */
+.macro SM4X_RND_0_27
 	mov		$-112, %rax
 .Lsm4x_loop\@:
 	SM4X_ROUND	0, 1, 112
@@ -747,7 +756,9 @@
 	SM4X_ROUND	3, 1, 112
 	add		$16, %rax
 	jnz		.Lsm4x_loop\@
-	/* rounds 28-30 */
+.endm
+
+.macro SM4X_RND_28_30
 	SM4X_ROUND	0, 0, 112
 	SM4X_ROUND	1, 0, 112
 	SM4X_ROUND	2, 0, 112
@@ -794,7 +805,8 @@
  * (memory byte order) in place.  Inputs: %r9 frame of SM4X_ENTER, %rdi
  * round keys, from which the core fills KK[1..32] as it goes (the only
  * block of a 1-block call; the fused serial loop fills the KK area
- * first with SM4X_FILL_KK and runs SM4X_RND_0_30 itself).
+ * first with SM4X_FILL_KK and runs SM4X_RND_0_27 and SM4X_RND_28_30
+ * itself).
  * Clobbers %rax, vector registers 1-15.
  */
 .macro SM4X_CORE
@@ -979,10 +991,12 @@ SYM_FUNC_END(sm4x_core_kk)
 
 /*
  * SM4X_SERIAL_PREP src: TMG, SMG, Q1, Q2 from the D block at \src (memory
- * byte order).  Clobbers 4-10.
+ * byte order; \src empty: in %xmm4).  Clobbers 4-10.
  */
 .macro SM4X_SERIAL_PREP src
+.ifnb \src
 	vmovdqu		\src, %xmm4
+.endif
 	vpshufb		.Lsm4x_bc1(%rip), %xmm4, %xmm5
 	vpshufb		.Lsm4x_bc2(%rip), %xmm4, %xmm6
 	vpshufb		.Lsm4x_bc3(%rip), %xmm4, %xmm7
@@ -1011,8 +1025,8 @@ SYM_FUNC_END(sm4x_core_kk)
 .endm
 
 /*
- * SM4X_SERIAL_NEXT mode: after SM4X_RND_0_30 of block n - 1 (state in
- * 0-3), round 31, the next block's state in 0-3 and the rings, and the
+ * SM4X_SERIAL_NEXT mode: after rounds 0-30 of block n - 1 (state in 0-3),
+ * round 31, the next block's state in 0-3 and the rings, and the
  * output of block n - 1 (before the CFB XOR) in %xmm10; a CBC-MAC (mode
  * cbcmac) needs no output but the last and skips it.  Clobbers 0-14.
  * The next block's inputs and keys come first; everything else (the
@@ -1150,7 +1164,8 @@ SYM_FUNC_END(sm4x_core_kk)
 	SM4X_SERIAL_PREP 16(%rdx)
 .endif
 .Lsm4x_rounds\@:
-	SM4X_RND_0_30
+	SM4X_RND_0_27
+	SM4X_RND_28_30
 	cmp		$1, %ecx
 	je		.Lsm4x_last\@
 	SM4X_SERIAL_NEXT \mode
@@ -1174,6 +1189,354 @@ SYM_FUNC_END(sm4x_core_kk)
 .endif
 	vmovdqu		%xmm0, (%r8)
 	SM4X_LEAVE
+.endm
+
+/*
+ * ccm(sm4): ccm_enc and ccm_dec_mac (include/sm4/mac.h).  The CBC-MAC
+ * is the SM4X_SERIAL loop; the CTR keystream is made beside it, in the
+ * issue slots that the chain of the MAC's rounds leaves empty.  It runs
+ * in batches of counter blocks in the bulk core's form (SM4_ROUND on one
+ * register set, its words in the frame), one CTR round every 4 (\v =
+ * xmm: 4 blocks a batch) or 8 (ymm: 8 blocks) MAC rounds, so that a
+ * batch of B blocks takes B MAC blocks, and is finished between rounds
+ * 27 and 28 of the last of them (KSB).  Encryption's batches run beside
+ * the blocks they encrypt (a batch's ciphertext is written when it is
+ * done; the rest of an unfinished last batch runs after the MAC).
+ * Decryption runs one batch ahead: its first batch is made before the
+ * loop by the bulk core (sm4_core_<v>_1), and the batch made during
+ * blocks kB..kB+B-1 is the keystream of blocks (k+1)B..(k+2)B-1, there
+ * in time for the MAC input of block (k+1)B (ciphertext ^ keystream,
+ * SM4X_SERIAL_PREP).  Counter blocks past the last block are made and
+ * not used.
+ *
+ * Per width: SM4X_CCM_W(v) bytes a slot of CS, SM4X_CCM_B(v) blocks a
+ * batch (KSB holds one), SM4X_CCM_R(v) CTR rounds a MAC block.
+ */
+#define SM4X_CCM_W(v)	((v) * 16)
+#define SM4X_CCM_B(v)	((v) * 4)
+#define SM4X_CCM_R(v)	(8 / (v))
+/* the frame's CCM area (see "Frame"), room for the ymm form */
+#define SM4X_CK		512
+#define SM4X_CS		(SM4X_CK + 128)
+#define SM4X_KSB	(SM4X_CS + 8 * 32)
+#define SM4X_CTRV	(SM4X_KSB + 8 * 16)
+#define SM4X_CCM_SIZE	(SM4X_CTRV + 32)
+#define SM4X_CCM_FRAME	(SM4X_CCM_SIZE + 64)
+
+/*
+ * SM4X_CCM_N v: .Lsm4x_n = 1 (xmm) or 2 (ymm), and .Lsm4x_w, .Lsm4x_b,
+ * .Lsm4x_r the three counts above for it.
+ */
+.macro SM4X_CCM_N v
+.ifc \v, xmm
+	.set		.Lsm4x_n, 1
+.else
+	.set		.Lsm4x_n, 2
+.endif
+	.set		.Lsm4x_w, SM4X_CCM_W(.Lsm4x_n)
+	.set		.Lsm4x_b, SM4X_CCM_B(.Lsm4x_n)
+	.set		.Lsm4x_r, SM4X_CCM_R(.Lsm4x_n)
+.endm
+
+/*
+ * SM4X_CTR_ROUND v: the next round of the CTR batch: X[j+4] = X[j] ^
+ * M*L(S(X[j+1] ^ X[j+2] ^ X[j+3] ^ rk[j])) with X[j..j+3] the slots at
+ * %r11 and rk[j] at %r10 (both advanced).  Clobbers 4-12.
+ */
+.macro SM4X_CTR_ROUND v
+	SM4X_CCM_N	\v
+	vmovdqa		(1 * .Lsm4x_w)(%r11), %\v\()5
+	vmovdqa		(2 * .Lsm4x_w)(%r11), %\v\()6
+	vmovdqa		(3 * .Lsm4x_w)(%r11), %\v\()7
+	vmovdqa		(%r11), %\v\()4
+	SM4_ROUND	\v, 4, 5, 6, 7, "(%r10)"
+	vmovdqa		%\v\()4, (4 * .Lsm4x_w)(%r11)
+	add		$.Lsm4x_w, %r11
+	add		$4, %r10
+.endm
+
+/*
+ * SM4X_RND_CCM v: rounds 0-27 of a MAC block with its SM4X_CCM_R(v) CTR
+ * rounds, 7 in the loop and one after (xmm), or 3 in a loop of 8 rounds
+ * and one in rounds 24-27 (ymm).  Clobbers %rax, vector registers 0-14.
+ */
+.macro SM4X_RND_CCM v
+.ifc \v, xmm
+	mov		$-112, %rax
+.Lsm4x_loop\@:
+	SM4X_ROUND	0, 1, 112
+	SM4X_CTR_ROUND	xmm
+	SM4X_ROUND	1, 1, 112
+	SM4X_ROUND	2, 1, 112
+	SM4X_ROUND	3, 1, 112
+	add		$16, %rax
+	jnz		.Lsm4x_loop\@
+	SM4X_CTR_ROUND	xmm
+.else
+	mov		$-112, %rax
+.Lsm4x_loop\@:
+	SM4X_ROUND	0, 1, 112
+	SM4X_CTR_ROUND	ymm
+	SM4X_ROUND	1, 1, 112
+	SM4X_ROUND	2, 1, 112
+	SM4X_ROUND	3, 1, 112
+	SM4X_ROUND	0, 1, 128
+	SM4X_ROUND	1, 1, 128
+	SM4X_ROUND	2, 1, 128
+	SM4X_ROUND	3, 1, 128
+	add		$32, %rax
+	cmp		$-16, %rax
+	jne		.Lsm4x_loop\@
+	SM4X_ROUND	0, 1, 112
+	SM4X_CTR_ROUND	ymm
+	SM4X_ROUND	1, 1, 112
+	SM4X_ROUND	2, 1, 112
+	SM4X_ROUND	3, 1, 112
+.endif
+.endm
+
+/*
+ * SM4X_CCM_CTRS v, a, b, c, d: the next SM4X_CCM_B(v) counter blocks
+ * (memory byte order; ymm: two a register) into vector registers \a..\d,
+ * from CTRV, which is advanced.  Clobbers %rax, %r11 (and 14: ymm).
+ */
+.macro SM4X_CCM_CTRS v, a, b, c, d
+	mov		SM4X_CTRV(%r9), %r11
+	mov		(SM4X_CTRV + 8)(%r9), %rax
+	.irp r, \a, \b, \c, \d
+	vmovq		%r11, %xmm\r
+	vpinsrq		$1, %rax, %xmm\r, %xmm\r
+	add		$1, %r11
+	adc		$0, %rax
+.ifc \v, ymm
+	vmovq		%r11, %xmm14
+	vpinsrq		$1, %rax, %xmm14, %xmm14
+	add		$1, %r11
+	adc		$0, %rax
+	vinserti128	$1, %xmm14, %ymm\r, %ymm\r
+.endif
+	vpshufb		.Lsm4_bswap128(%rip), %\v\r, %\v\r
+	.endr
+	mov		%r11, SM4X_CTRV(%r9)
+	mov		%rax, (SM4X_CTRV + 8)(%r9)
+.endm
+
+/*
+ * SM4X_CCM_BATCH_IN v: start the next CTR batch: its counter blocks as
+ * words in the M-domain into slots 0-3; %r11 = slot 0, %r10 = CK.
+ * Clobbers %rax, 4-10, 14.
+ */
+.macro SM4X_CCM_BATCH_IN v
+	SM4X_CCM_N	\v
+	SM4X_CCM_CTRS	\v, 4, 5, 6, 7
+	SM4_TRANSPOSE_IN \v, 4, 5, 6, 7
+	.irp r, 4, 5, 6, 7
+	SM4_LOOKUP	\v, .Lsm4_tm_lo, .Lsm4_tm_hi, \r, \r, 9, 10
+	vmovdqa		%\v\r, (SM4X_CS + .Lsm4x_w * (\r - 4))(%r9)
+	.endr
+	lea		SM4X_CS(%r9), %r11
+	lea		SM4X_CK(%r9), %r10
+.endm
+
+/*
+ * SM4X_CCM_BATCH_OUT v: the finished batch (words X32..X35 in slots 0-3)
+ * as keystream blocks into KSB.  Clobbers 4-10.
+ */
+.macro SM4X_CCM_BATCH_OUT v
+	SM4X_CCM_N	\v
+	.irp r, 4, 5, 6, 7
+	vmovdqa		(SM4X_CS + .Lsm4x_w * (\r - 4))(%r9), %\v\r
+	SM4_LOOKUP	\v, .Lsm4_tmi_lo, .Lsm4_tmi_hi, \r, \r, 9, 10
+	.endr
+	SM4_TRANSPOSE_OUT \v, 4, 5, 6, 7
+	.irp r, 4, 5, 6, 7
+	vmovdqa		%\v\r, (SM4X_KSB + .Lsm4x_w * (\r - 4))(%r9)
+	.endr
+.endm
+
+/*
+ * SM4X_CCM_SHIFT v: the last four slots of a MAC block's CTR rounds to
+ * slots 0-3, %r11 back to slot 0.  Clobbers 4.
+ */
+.macro SM4X_CCM_SHIFT v
+	SM4X_CCM_N	\v
+	.irp k, 0, 1, 2, 3
+	vmovdqa		(SM4X_CS + .Lsm4x_w * (.Lsm4x_r + \k))(%r9), %\v\()4
+	vmovdqa		%\v\()4, (SM4X_CS + .Lsm4x_w * \k)(%r9)
+	.endr
+	lea		SM4X_CS(%r9), %r11
+.endm
+
+/*
+ * SM4X_CCM_NEXT_BATCH v, more: SM4X_CCM_BATCH_IN if more than \more
+ * blocks are left (%ecx), else no batch: %r10 = CK, %r11 = 0, and the
+ * blocks left take SM4X_RND_0_27 without CTR rounds.
+ */
+.macro SM4X_CCM_NEXT_BATCH v, more
+	cmp		$(\more), %ecx
+	jbe		.Lsm4x_ccm_none\@
+	SM4X_CCM_BATCH_IN \v
+	jmp		.Lsm4x_ccm_started\@
+.Lsm4x_ccm_none\@:
+	lea		SM4X_CK(%r9), %r10
+	xor		%r11d, %r11d
+.Lsm4x_ccm_started\@:
+.endm
+
+/*
+ * SM4X_CCM mode, v: the whole of ccm_enc(rk, dst, src, nblocks, ctr, mac)
+ * or ccm_dec_mac(rk, src, nblocks, ctr, mac), ending in RET, with CTR
+ * batches on \v registers.  Inside: %rdx src, %rsi dst (ccm_enc), %ecx
+ * blocks left, %r8 mac, %r10/%r11 the CTR batch's round key and slot
+ * pointers.  @ctr is written once, at the start (ctr + nblocks; the loop
+ * counts on its copy in CTRV).
+ */
+.macro SM4X_CCM mode, v
+	SM4X_CCM_N	\v
+.ifc \mode, ccm_enc
+	mov		%r8, %r10
+	mov		%r9, %r8
+	mov		%ecx, %ecx
+.else
+	mov		%rcx, %r10
+	mov		%edx, %ecx
+	mov		%rsi, %rdx
+.endif
+	SM4_RET_IF_ZERO
+	SM4X_ENTER	SM4X_CCM_FRAME
+	mov		(%r10), %rax
+	mov		8(%r10), %r11
+	bswap		%rax
+	bswap		%r11
+	mov		%r11, SM4X_CTRV(%r9)
+	mov		%rax, (SM4X_CTRV + 8)(%r9)
+	add		%rcx, %r11
+	adc		$0, %rax
+	bswap		%rax
+	bswap		%r11
+	mov		%rax, (%r10)
+	mov		%r11, 8(%r10)
+	/* the bulk core's keys (and decryption's first batch) */
+.ifc \mode, ccm_enc
+	lea		SM4X_CK(%r9), %r9
+	SM4_PREP_KEYS
+	lea		-SM4X_CK(%r9), %r9
+.else
+	SM4X_CCM_CTRS	\v, 0, 1, 2, 3
+	lea		SM4X_CK(%r9), %r9
+	SM4_PREP_KEYS
+	call		sm4_core_\v\()_1
+	lea		-SM4X_CK(%r9), %r9
+	.irp r, 0, 1, 2, 3
+	vmovdqa		%\v\r, (SM4X_KSB + .Lsm4x_w * \r)(%r9)
+	.endr
+.endif
+.ifc \mode, ccm_enc
+	SM4X_CCM_BATCH_IN \v
+.else
+	SM4X_CCM_NEXT_BATCH \v, .Lsm4x_b
+.endif
+	SM4X_FILL_KK
+	SM4X_SERIAL_KEYS
+	vmovdqu		(%r8), %xmm0
+	vpxor		(%rdx), %xmm0, %xmm0
+.ifnc \mode, ccm_enc
+	vpxor		SM4X_KSB(%r9), %xmm0, %xmm0
+.endif
+	SM4X_SETUP
+.Lsm4x_ccm_block\@:
+	test		%r11, %r11
+	jz		.Lsm4x_ccm_plain\@
+	SM4X_RND_CCM	\v
+	SM4X_CCM_SHIFT	\v
+	SM4X_CCM_N	\v
+	lea		(SM4X_CK + 128)(%r9), %rax
+	cmp		%rax, %r10
+	jne		.Lsm4x_ccm_prep\@
+	SM4X_CCM_BATCH_OUT \v
+.ifc \mode, ccm_enc
+	/* the ciphertext of this block and the batch's others before it */
+	.set		.Lsm4x_i, 0
+	.rept		.Lsm4x_b
+	vmovdqu		(16 * (.Lsm4x_i + 1 - .Lsm4x_b))(%rdx), %xmm4
+	vpxor		(SM4X_KSB + 16 * .Lsm4x_i)(%r9), %xmm4, %xmm4
+	vmovdqu		%xmm4, (16 * (.Lsm4x_i + 1 - .Lsm4x_b))(%rsi)
+	.set		.Lsm4x_i, .Lsm4x_i + 1
+	.endr
+	SM4X_CCM_NEXT_BATCH \v, 1
+.else
+	SM4X_CCM_NEXT_BATCH \v, .Lsm4x_b + 1
+.endif
+	jmp		.Lsm4x_ccm_prep\@
+.Lsm4x_ccm_plain\@:
+	/* no batch: the keystream of the blocks left is in KSB */
+	SM4X_RND_0_27
+	SM4X_CCM_N	\v
+	add		$(4 * .Lsm4x_r), %r10
+.Lsm4x_ccm_prep\@:
+	cmp		$1, %ecx
+	je		.Lsm4x_ccm_rounds\@
+.ifc \mode, ccm_enc
+	SM4X_SERIAL_PREP 16(%rdx)
+.else
+	/* ciphertext ^ keystream of block n + 1, 16 * ((n + 1) % B) in KSB */
+	lea		SM4X_CK(%r9), %rax
+	neg		%rax
+	add		%r10, %rax
+.ifc \v, xmm
+	shr		$1, %rax
+.endif
+	vmovdqu		16(%rdx), %xmm4
+	vpxor		SM4X_KSB(%r9,%rax), %xmm4, %xmm4
+	SM4X_SERIAL_PREP
+.endif
+.Lsm4x_ccm_rounds\@:
+	SM4X_RND_28_30
+	cmp		$1, %ecx
+	je		.Lsm4x_ccm_last\@
+	SM4X_SERIAL_NEXT cbcmac
+	add		$16, %rdx
+.ifc \mode, ccm_enc
+	add		$16, %rsi
+.endif
+	dec		%ecx
+	jmp		.Lsm4x_ccm_block\@
+.Lsm4x_ccm_last\@:
+	SM4X_LAST
+	vmovdqu		%xmm0, (%r8)
+.ifc \mode, ccm_enc
+	/* an unfinished batch: its k = %ecx blocks end at this block */
+	lea		SM4X_CK(%r9), %rax
+	neg		%rax
+	add		%r10, %rax
+	jz		.Lsm4x_ccm_done\@
+	shr		$(6 - .Lsm4x_n), %eax
+	mov		%eax, %ecx
+.Lsm4x_ccm_finish\@:
+	.rept		.Lsm4x_r
+	SM4X_CTR_ROUND	\v
+	.endr
+	SM4X_CCM_SHIFT	\v
+	SM4X_CCM_N	\v
+	lea		(SM4X_CK + 128)(%r9), %rax
+	cmp		%rax, %r10
+	jne		.Lsm4x_ccm_finish\@
+	SM4X_CCM_BATCH_OUT \v
+	lea		-1(%rcx), %eax
+	shl		$4, %eax
+	sub		%rax, %rdx
+	sub		%rax, %rsi
+	xor		%eax, %eax
+.Lsm4x_ccm_out\@:
+	vmovdqu		(%rdx,%rax), %xmm4
+	vpxor		SM4X_KSB(%r9,%rax), %xmm4, %xmm4
+	vmovdqu		%xmm4, (%rsi,%rax)
+	add		$16, %eax
+	dec		%ecx
+	jnz		.Lsm4x_ccm_out\@
+.Lsm4x_ccm_done\@:
+.endif
+	SM4X_LEAVE	SM4X_CCM_FRAME, SM4X_CCM_SIZE
 .endm
 
 /*

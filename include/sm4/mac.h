@@ -75,6 +75,27 @@ static const struct sm4_mac_ops ops_name = {				\
 	.short_blocks	= (blocks),					\
 }
 
+/*
+ * SM4_DEFINE_CCM_MAC_OPS(ops_name, prefix, blocks): the same with the
+ * fused prefix##_ccm_enc and prefix##_ccm_dec_mac as well.
+ */
+#define SM4_DEFINE_CCM_MAC_OPS(ops_name, prefix, blocks)			\
+	__SM4_DEFINE_CCM_MAC_OPS(ops_name, prefix, blocks)
+#define __SM4_DEFINE_CCM_MAC_OPS(ops_name, prefix, blocks)		\
+asmlinkage void prefix##_cbcmac(const u32 *rk, u8 *mac, const u8 *src,	\
+				unsigned int nblocks);			\
+asmlinkage void prefix##_ccm_enc(const u32 *rk, u8 *dst, const u8 *src,	\
+				 unsigned int nblocks, u8 *ctr, u8 *mac); \
+asmlinkage void prefix##_ccm_dec_mac(const u32 *rk, const u8 *src,	\
+				     unsigned int nblocks, u8 *ctr,	\
+				     u8 *mac);				\
+static const struct sm4_mac_ops ops_name = {				\
+	.cbcmac		= prefix##_cbcmac,				\
+	.ccm_enc	= prefix##_ccm_enc,				\
+	.ccm_dec_mac	= prefix##_ccm_dec_mac,				\
+	.short_blocks	= (blocks),					\
+}
+
 /* The portable implementation, built on sm4_crypt_block(); short_blocks 0. */
 extern const struct sm4_mac_ops sm4_generic_mac_ops;
 

@@ -18,7 +18,8 @@
  *   zero: no bulk function touches memory for nblocks == 0;
  *   macwatch (SIMD backends): cbcmac stores only its final value into
  *   @mac (no running value ever appears there) and nothing into its
- *   source;
+ *   source; ccmwatch: the same of the fused ccm_enc (and that it stores
+ *   only ciphertext into dst) and ccm_dec_mac;
  *   badinput: iv[0] outside 1..7, odd or out-of-range tag lengths, a
  *   text too long for L.
  */
@@ -356,6 +357,25 @@ static void test_mac_zero(const struct sm4_test_impl *impl)
 			" and GHASH" : "");
 }
 
+/*
+ * The start of a watch suite: false (and a SKIP line) where the store
+ * observer does not work, else a random key expanded into @ctx.
+ */
+static bool watch_begin(const struct sm4_test_impl *impl,
+			struct sm4_ctx *ctx, const char *suite, uint64_t *seed)
+{
+	u8 key[16];
+
+	if (!memwatch_observer_supported()) {
+		printf("SKIP: %s: no store observer on this architecture\n",
+		       suite);
+		return false;
+	}
+	sm4_vec_fill(seed, key, sizeof(key));
+	expand(impl, ctx, key);
+	return true;
+}
+
 struct cbcmac_call {
 	const struct sm4_mac_ops *mops;
 	const u32 *rk;
@@ -382,15 +402,10 @@ static void test_mac_watch(const struct sm4_test_impl *impl, uint64_t *seed)
 	struct sm4_ctx ctx;
 	long stores = 0;
 	unsigned int i;
-	u8 key[16];
 	bool ok = true;
 
-	if (!memwatch_observer_supported()) {
-		printf("SKIP: macwatch: no store observer on this architecture\n");
+	if (!watch_begin(impl, &ctx, "macwatch", seed))
 		return;
-	}
-	sm4_vec_fill(seed, key, sizeof(key));
-	expand(impl, &ctx, key);
 	for (i = 0; i < sizeof(lens) / sizeof(lens[0]); i++) {
 		unsigned int len = lens[i] * 16;
 		u8 *copy = malloc(len), before[16], after[16];
@@ -434,6 +449,136 @@ static void test_mac_watch(const struct sm4_test_impl *impl, uint64_t *seed)
 	sm4_test_report(ok && stores > 0, "macwatch: %s: cbcmac leaves its source alone and stores only the final MAC (%ld stores observed%s)",
 			impl->name, stores,
 			stores ? "" : ": none, nothing was checked");
+}
+
+struct ccm_call {
+	const struct sm4_mac_ops *mops;
+	const u32 *rk;
+	u8 *dst, *ctr, *mac;
+	const u8 *src;
+	unsigned int nblocks;
+};
+
+static void ccm_call_run(void *arg)
+{
+	struct ccm_call *c = arg;
+
+	if (c->dst)
+		c->mops->ccm_enc(c->rk, c->dst, c->src, c->nblocks, c->ctr,
+				 c->mac);
+	else
+		c->mops->ccm_dec_mac(c->rk, c->src, c->nblocks, c->ctr,
+				     c->mac);
+}
+
+/*
+ * One watched call of the fused ccm functions, for @watch = the text
+ * (ccm_enc: @dst, in place at odd @nblocks) or the MAC: each of its
+ * stores leaves only old or final bytes there (no keystream, no running
+ * MAC), the source, if apart, is left alone, and every output is that of
+ * the portable code.  Returns the stores seen, -1 on a fault.
+ */
+static long ccm_watch_one(const struct sm4_test_impl *impl, const u32 *rk,
+			  bool enc, bool watch_text, unsigned int nblocks,
+			  uint64_t *seed)
+{
+	unsigned int len = nblocks * 16;
+	bool in_place = enc && nblocks % 2;
+	u8 *text = malloc(len), *want = malloc(len), *copy = malloc(len);
+	u8 ctr[16], ctr_want[16], mac0[16], mac_want[16];
+	struct guarded gs, gd, gm;
+	struct ccm_call c = {
+		.mops = impl->mac_ops, .rk = rk, .nblocks = nblocks,
+	};
+	size_t bad = 0;
+	long n;
+
+	if (!text || !want || !copy)
+		abort();
+	sm4_vec_fill(seed, text, len);
+	sm4_vec_fill(seed, ctr, 16);
+	sm4_vec_fill(seed, mac0, 16);
+	/* the low counter qword near its carry now and then */
+	if (nblocks % 3 == 0)
+		memset(ctr + 8, 0xff, 7);
+	memcpy(ctr_want, ctr, 16);
+	memcpy(mac_want, mac0, 16);
+	if (enc)
+		sm4_generic_mac_ops.ccm_enc(rk, want, text, nblocks, ctr_want,
+					    mac_want);
+	else
+		sm4_generic_mac_ops.ccm_dec_mac(rk, text, nblocks, ctr_want,
+						mac_want);
+	guarded_alloc(&gs, len, true, 0);
+	guarded_alloc(&gd, len, true, 0);
+	guarded_alloc(&gm, 16, true, 0);
+	memcpy(gs.buf, text, len);
+	memcpy(gm.buf, mac0, 16);
+	c.src = gs.buf;
+	c.ctr = ctr;
+	c.mac = gm.buf;
+	if (enc) {
+		c.dst = in_place ? gs.buf : gd.buf;
+		if (!in_place)
+			sm4_vec_fill(seed, gd.buf, len);
+	}
+	memcpy(copy, c.dst ? c.dst : gs.buf, len);
+	if (watch_text && enc)
+		n = memwatch_observe(in_place ? &gs : &gd, c.dst, len, copy,
+				     want, ccm_call_run, &c, &bad);
+	else
+		n = memwatch_observe(&gm, gm.buf, 16, mac0, mac_want,
+				     ccm_call_run, &c, &bad);
+	if (n >= 0 && (memcmp(gm.buf, mac_want, 16) ||
+		       memcmp(ctr, ctr_want, 16) ||
+		       (enc && memcmp(c.dst, want, len)) ||
+		       (!in_place && memcmp(gs.buf, text, len))))
+		n = -2;
+	if (n < 0)
+		fprintf(stderr, "ccmwatch: %s %s %u blocks, watching the %s: %s at offset %zu\n",
+			impl->name, enc ? "ccm_enc" : "ccm_dec_mac", nblocks,
+			watch_text && enc ? "text" : "MAC",
+			n == -1 ? "a store left a value other than the old and the final one" :
+			"wrong output, counter or MAC, or the source changed",
+			bad);
+	guarded_free(&gs);
+	guarded_free(&gd);
+	guarded_free(&gm);
+	free(text);
+	free(want);
+	free(copy);
+	return n;
+}
+
+/*
+ * ccmwatch: the fused ccm_enc and ccm_dec_mac, where an implementation
+ * has them, over lengths around their batches (4 and 8 blocks) and
+ * across several: see ccm_watch_one().
+ */
+static void test_ccm_watch(const struct sm4_test_impl *impl, uint64_t *seed)
+{
+	static const unsigned int lens[] = {
+		1, 2, 3, 4, 5, 7, 8, 9, 12, 15, 16, 17, 31, 33, 64, 100
+	};
+	struct sm4_ctx ctx;
+	long stores = 0, n;
+	unsigned int i, calls = 0, bad = 0;
+
+	if (!impl->mac_ops->ccm_enc && !impl->mac_ops->ccm_dec_mac)
+		return;
+	if (!watch_begin(impl, &ctx, "ccmwatch", seed))
+		return;
+	/* ccm_enc watching dst, ccm_enc and ccm_dec_mac watching mac */
+	for (i = 0; i < 3 * sizeof(lens) / sizeof(lens[0]); i++) {
+		n = ccm_watch_one(impl, ctx.rkey_enc, i % 3 < 2, i % 3 == 0,
+				  lens[i / 3], seed);
+		bad += n < 0;
+		stores += n > 0 ? n : 0;
+		calls++;
+	}
+	sm4_test_report(!bad && calls == 48 && stores >= 48,
+			"ccmwatch: %s: ccm_enc writes only ciphertext into dst and, like ccm_dec_mac, only the final MAC into mac, leaving src alone; outputs as the portable code's (%u calls of 1..100 blocks, %ld stores observed, %u wrong)",
+			impl->name, calls, stores, bad);
 }
 
 static void test_mac_badinput(void)
@@ -630,8 +775,10 @@ void sm4_test_macs(const char *path, unsigned long cases, uint64_t *seed)
 		test_mac_zero(impl);
 		test_ccm_calls(impl, seed);
 		/* The portable code chains in place: the glue's own state. */
-		if (impl->mac_ops != &sm4_generic_mac_ops)
+		if (impl->mac_ops != &sm4_generic_mac_ops) {
 			test_mac_watch(impl, seed);
+			test_ccm_watch(impl, seed);
+		}
 		if (path) {
 			f = fopen(path, "rb");
 			if (!f || sm4_mac_vec_read_header(f) < 0) {
