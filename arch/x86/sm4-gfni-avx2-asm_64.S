@@ -747,6 +747,15 @@ SYM_FUNC_END(SM4G_FN(cfb_enc))
 SYM_TYPED_FUNC_START(SM4G_FN(cbcmac))
 	SM4_SERIAL_FUNC	cbcmac
 SYM_FUNC_END(SM4G_FN(cbcmac))
+
+/* ccm(sm4)'s CBC-MAC with its CTR beside it (include/sm4/mac.h). */
+SYM_TYPED_FUNC_START(SM4G_FN(ccm_enc))
+	SM4_CCM_FUNC	ccm_enc
+SYM_FUNC_END(SM4G_FN(ccm_enc))
+
+SYM_TYPED_FUNC_START(SM4G_FN(ccm_dec_mac))
+	SM4_CCM_FUNC	ccm_dec_mac
+SYM_FUNC_END(SM4G_FN(ccm_dec_mac))
 #endif
 
 #ifndef SM4G_NO_GCM

@@ -810,6 +810,68 @@
 	SM4_FUNC_LEAVE
 .endm
 
+/*
+ * SM4_CCM_FUNC mode: the whole body of ccm_enc(rk, dst, src, nblocks,
+ * ctr, mac) or ccm_dec_mac(rk, src, nblocks, ctr, mac)
+ * (include/sm4/mac.h), ending in RET.  sm4_core_xmm_1 encrypts four
+ * units whatever the serial loop above uses, so the CTR block rides in
+ * unit 1 beside the CBC-MAC block in unit 0: encryption's keystream of
+ * block n with the MAC of block n, decryption's of block n + 1 with the
+ * MAC of block n (one core call before the loop makes block 0's).  The
+ * mac pointer waits in the frame (SM4_FRAME_TWEAKS); the MAC is in
+ * %xmm13, the next keystream block in %xmm4 (decryption), and nothing
+ * but ciphertext is stored (decryption stores only the MAC).
+ */
+.macro SM4_CCM_FUNC mode
+.ifc \mode, ccm_enc
+	mov		%r9, %rax
+.else
+	mov		%r8, %rax
+	mov		%rcx, %r8
+	mov		%edx, %ecx
+	mov		%rsi, %rdx
+.endif
+	SM4_RET_IF_ZERO
+	SM4_FUNC_ENTER
+	mov		%rax, SM4_FRAME_TWEAKS(%r9)
+	vmovdqu		(%rax), %xmm13
+	SM4_CTR_LOAD
+.ifnc \mode, ccm_enc
+	SM4_CTR_NEXT	1
+	vpshufb		.Lsm4_bswap128(%rip), %xmm1, %xmm1
+	call		sm4_core_xmm_1
+	vmovdqa		%xmm1, %xmm4
+.endif
+.Lsm4_ccm\@:
+.ifc \mode, ccm_enc
+	vpxor		(%rdx), %xmm13, %xmm0
+	SM4_CTR_NEXT	1
+	vpshufb		.Lsm4_bswap128(%rip), %xmm1, %xmm1
+	call		sm4_core_xmm_1
+	vpxor		(%rdx), %xmm1, %xmm1
+	vmovdqu		%xmm1, (%rsi)
+	add		$16, %rsi
+.else
+	vpxor		(%rdx), %xmm4, %xmm0
+	vpxor		%xmm13, %xmm0, %xmm0
+	cmp		$1, %ecx
+	je		.Lsm4_ccm_last\@
+	SM4_CTR_NEXT	1
+	vpshufb		.Lsm4_bswap128(%rip), %xmm1, %xmm1
+.Lsm4_ccm_last\@:
+	call		sm4_core_xmm_1
+	vmovdqa		%xmm1, %xmm4
+.endif
+	vmovdqa		%xmm0, %xmm13
+	add		$16, %rdx
+	dec		%ecx
+	jnz		.Lsm4_ccm\@
+	mov		SM4_FRAME_TWEAKS(%r9), %rax
+	vmovdqu		%xmm13, (%rax)
+	SM4_CTR_STORE
+	SM4_FUNC_LEAVE
+.endm
+
 /* ---- GHASH ----------------------------------------------------------------
  *
  * gcm(sm4)'s GHASH (include/sm4/gcm.h) with carry-less multiplication:

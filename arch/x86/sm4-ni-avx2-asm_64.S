@@ -71,3 +71,12 @@ SYM_FUNC_END(sm4_ni_avx2_cfb_enc)
 SYM_TYPED_FUNC_START(sm4_ni_avx2_cbcmac)
 	SM4_SERIAL_FUNC	cbcmac
 SYM_FUNC_END(sm4_ni_avx2_cbcmac)
+
+/* ccm(sm4)'s CBC-MAC with its CTR beside it (include/sm4/mac.h). */
+SYM_TYPED_FUNC_START(sm4_ni_avx2_ccm_enc)
+	SM4_CCM_FUNC	ccm_enc
+SYM_FUNC_END(sm4_ni_avx2_ccm_enc)
+
+SYM_TYPED_FUNC_START(sm4_ni_avx2_ccm_dec_mac)
+	SM4_CCM_FUNC	ccm_dec_mac
+SYM_FUNC_END(sm4_ni_avx2_ccm_dec_mac)
