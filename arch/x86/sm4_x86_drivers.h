@@ -21,9 +21,8 @@
  * SM4_X86_SMALL_SERIAL	with it: 1 if their serial encryptions (CBC, CFB)
  *			stay on SM4_X86_PREFIX's code, 0 if not
  * SM4_X86_MACS		cbcmac/cmac/xcbc(sm4) and ccm(sm4) over
- *			<prefix>_cbcmac (1), also with the fused
- *			<prefix>_ccm_enc and _ccm_dec_mac (2), or not (0);
- *			SM4_X86_DEFINE_MAC_OPS() defines its sm4_mac_ops
+ *			<prefix>_cbcmac, _ccm_enc and _ccm_dec_mac (1) or
+ *			not (0)
  * SM4_X86_CCM_SHORT	with SM4_X86_MACS: struct sm4_mac_ops'
  *			short_blocks (two less than the blocks its ecb
  *			encrypts side by side: B0 and A0 share the call)
@@ -59,7 +58,7 @@
 }
 #define SM4_X86_XSTATE		(XFEATURE_MASK_SSE | XFEATURE_MASK_YMM)
 #define SM4_X86_NEEDS		0
-#define SM4_X86_MACS		2
+#define SM4_X86_MACS		1
 #define SM4_X86_CCM_SHORT	6
 #define SM4_X86_GCM_CLMUL	PCLMULQDQ
 #define SM4_X86_GCM_SHORT	7
@@ -78,7 +77,7 @@
 }
 #define SM4_X86_XSTATE		(XFEATURE_MASK_SSE | XFEATURE_MASK_YMM)
 #define SM4_X86_NEEDS		0
-#define SM4_X86_MACS		2
+#define SM4_X86_MACS		1
 #define SM4_X86_CCM_SHORT	14
 #define SM4_X86_GCM_CLMUL	PCLMULQDQ
 #define SM4_X86_GCM_SHORT	15
@@ -102,7 +101,7 @@
 }
 #define SM4_X86_XSTATE		(XFEATURE_MASK_SSE | XFEATURE_MASK_YMM)
 #define SM4_X86_NEEDS		0
-#define SM4_X86_MACS		2
+#define SM4_X86_MACS		1
 #define SM4_X86_CCM_SHORT	14
 #define SM4_X86_GCM_CLMUL	PCLMULQDQ
 #define SM4_X86_GCM_SHORT	15
@@ -126,7 +125,7 @@
 }
 #define SM4_X86_XSTATE		(XFEATURE_MASK_SSE | XFEATURE_MASK_YMM)
 #define SM4_X86_NEEDS		0
-#define SM4_X86_MACS		2
+#define SM4_X86_MACS		1
 #define SM4_X86_CCM_SHORT	14
 #define SM4_X86_GCM_CLMUL	VPCLMULQDQ
 #define SM4_X86_GCM_SHORT	15
@@ -194,7 +193,7 @@
 }
 #define SM4_X86_XSTATE		(XFEATURE_MASK_SSE | XFEATURE_MASK_YMM)
 #define SM4_X86_NEEDS		SM4_X86_NEEDS_SM4NI
-#define SM4_X86_MACS		2
+#define SM4_X86_MACS		1
 #define SM4_X86_CCM_SHORT	14
 #define SM4_X86_DESCRIPTION	"SM4 ECB/CBC/CFB/CTR/XTS/CTS, CCM and CBCMAC/CMAC/XCBC, Intel SM4 instructions (AVX2)"
 
@@ -224,12 +223,4 @@
 
 #else
 #error "no x86 driver selected: define SM4_X86_DRIVER_<id> (arch/x86/Kbuild.inc)"
-#endif
-
-#if SM4_X86_MACS == 2
-#define SM4_X86_DEFINE_MAC_OPS(name, prefix)				\
-	SM4_DEFINE_CCM_MAC_OPS(name, prefix, SM4_X86_CCM_SHORT)
-#elif SM4_X86_MACS
-#define SM4_X86_DEFINE_MAC_OPS(name, prefix)				\
-	SM4_DEFINE_CBCMAC_OPS(name, prefix, SM4_X86_CCM_SHORT)
 #endif

@@ -46,7 +46,7 @@ static const struct sm4_mode_ops sm4_x86_small_ops = {
 };
 #endif
 #if SM4_X86_MACS
-SM4_X86_DEFINE_MAC_OPS(sm4_x86_mac_ops, SM4_X86_PREFIX);
+SM4_DEFINE_MAC_OPS(sm4_x86_mac_ops, SM4_X86_PREFIX, SM4_X86_CCM_SHORT);
 #endif
 #ifdef SM4_X86_GCM_CLMUL
 SM4_DEFINE_GCM_OPS(sm4_x86_gcm_ops, SM4_X86_PREFIX, SM4_X86_GCM_SHORT);

@@ -16,7 +16,7 @@
 #include "../../arch/x86/sm4_x86_drivers.h"
 
 SM4_DEFINE_MODE_OPS(sm4_ni_avx2_ops, sm4_ni_avx2);
-SM4_X86_DEFINE_MAC_OPS(sm4_ni_avx2_mac_ops, sm4_ni_avx2);
+SM4_DEFINE_MAC_OPS(sm4_ni_avx2_mac_ops, sm4_ni_avx2, SM4_X86_CCM_SHORT);
 SM4_TEST_X86_EXPANDKEY(sm4_ni_expandkey, sm4_ni_expand_key);
 
 /* CPUID.(EAX=7,ECX=1):EAX[2], as the kernel driver checks it. */
