@@ -29,7 +29,8 @@
  * SM4_X86_GCM_CLMUL	optional: gcm(sm4) where the CPU has this
  *			X86_FEATURE_* (the carry-less multiply its GHASH uses)
  * SM4_X86_GCM_SHORT	with it: struct sm4_gcm_ops' short_blocks (one less
- *			than the blocks its ecb encrypts side by side)
+ *			than the blocks of the widest ecb batch that costs
+ *			less than E_K(J0) and gcm_enc: E_K(J0) shares it)
  * SM4_X86_GHASH_KA	optional, with it: the GHASH function (of the same
  *			table) that AMD's and Hygon's cores get instead of
  *			<prefix>_ghash
@@ -165,7 +166,14 @@
 #define SM4_X86_SMALL_SERIAL	1
 #define SM4_X86_MACS		0
 #define SM4_X86_GCM_CLMUL	VPCLMULQDQ
-#define SM4_X86_GCM_SHORT	15
+/*
+ * Its ecb runs 17..32 blocks as one word-sliced zmm batch in 1.75
+ * times the time of one block (Zen 5, natively; 16 blocks: 1.25), and
+ * its gcm_enc of 16 blocks takes 2.25-2.5 times: a text of 16..31
+ * blocks is faster as one ecb call of its keystream and E_K(J0) than as
+ * E_K(J0) and gcm_enc (doc/performance.md, "twelfth round").
+ */
+#define SM4_X86_GCM_SHORT	31
 /*
  * Karatsuba's three products a block (sm4-gfni-avx512-asm_64.S, "GCM")
  * for AMD's cores, whose VPCLMULQDQ issues at half Intel's rate: about a

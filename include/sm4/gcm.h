@@ -75,8 +75,9 @@ static_assert(offsetof(struct sm4_ghash, table) == SM4_GHASH_TABLE,
  * short_blocks: the longest text, in blocks (a partial one counted),
  *        whose whole keystream sm4_gcm_ctr_start() makes in the same
  *        ecb call as E_K(J0): at most SM4_GCM_SHORT_MAX, and no more
- *        than the mode ops' ecb encrypts side by side in the time of
- *        one block (0: none; a partial final block always is).
+ *        than make that one call faster than E_K(J0) and the bulk
+ *        functions on the text (0: none; a partial final block always
+ *        is).
  */
 struct sm4_gcm_ops {
 	void (*init)(u8 *table, const u8 *h);
@@ -150,8 +151,13 @@ void sm4_ghash_pad(const struct sm4_gcm_ops *gops, struct sm4_ghash *gh);
 void sm4_gcm_hash_subkey(const struct sm4_mode_ops *ops, const u32 *rk,
 			 u8 *h);
 
-/* The most text blocks whose keystream a request makes up front. */
-#define SM4_GCM_SHORT_MAX	15
+/*
+ * The most text blocks whose keystream a request makes up front: one
+ * less than the widest ecb batch that pays for itself (gfni-avx512's 32
+ * word-sliced blocks).  Bounds struct sm4_gcm_ctr, which lives on the
+ * stack: 512 bytes of keystream.
+ */
+#define SM4_GCM_SHORT_MAX	31
 
 /*
  * The counter side of one request, made before its text by

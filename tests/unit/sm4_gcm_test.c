@@ -342,13 +342,14 @@ static bool gcm_one(const struct sm4_test_impl *impl, struct gcm_case *c)
 }
 
 /*
- * 112/113 and 240/241: the longest texts whose keystream drivers make
- * all up front (short_blocks 7 and 15), and one byte more.
+ * 112/113, 240/241 and 496/497: the longest texts whose keystream
+ * drivers make all up front (short_blocks 7, 15 and 31), and one byte
+ * more.
  */
 static const unsigned int boundary[] = {
 	0, 1, 15, 16, 17, 31, 32, 33, 63, 64, 65, 112, 113, 127, 128, 129, 240,
-	241, 255, 256, 257, 511, 512, 513, 1023, 1024, 1025, 2047, 2048, 2049,
-	4095, 4096,
+	241, 255, 256, 257, 496, 497, 511, 512, 513, 1023, 1024, 1025, 2047,
+	2048, 2049, 4095, 4096,
 };
 
 static void test_gcm(const struct sm4_test_impl *impl)
