@@ -116,12 +116,17 @@ void sm4_gcm_ctr_start(const struct sm4_mode_ops *ops,
 		       const u8 *iv, unsigned int cryptlen,
 		       struct sm4_gcm_ctr *c)
 {
-	unsigned int first = cryptlen / SM4_BLOCK_SIZE, i;
+	unsigned int first = cryptlen / SM4_BLOCK_SIZE, i, tail = 0;
 	unsigned int nblocks = first + !!(cryptlen % SM4_BLOCK_SIZE);
+	unsigned int most = min_t(unsigned int, gops->short_blocks,
+				  SM4_GCM_SHORT_MAX);
 
-	if (nblocks <= min_t(unsigned int, gops->short_blocks,
-			     SM4_GCM_SHORT_MAX))
+	if (gops->tail_batch)
+		tail = first % gops->tail_batch;
+	if (nblocks <= most)
 		first = 0;
+	else if (tail + nblocks - first <= most)
+		first -= tail;
 	c->from = first * SM4_BLOCK_SIZE;
 	c->pos = 0;
 	sm4_gcm_counter(c->ctr, iv, 2);

@@ -31,6 +31,8 @@
  * SM4_X86_GCM_SHORT	with it: struct sm4_gcm_ops' short_blocks (one less
  *			than the blocks of the widest ecb batch that costs
  *			less than E_K(J0) and gcm_enc: E_K(J0) shares it)
+ * SM4_X86_GCM_BATCH	with it: struct sm4_gcm_ops' tail_batch (the blocks
+ *			of its gcm_enc's widest batch)
  * SM4_X86_GHASH_KA	optional, with it: the GHASH function (of the same
  *			table) that AMD's and Hygon's cores get instead of
  *			<prefix>_ghash
@@ -63,6 +65,7 @@
 #define SM4_X86_CCM_SHORT	6
 #define SM4_X86_GCM_CLMUL	PCLMULQDQ
 #define SM4_X86_GCM_SHORT	7
+#define SM4_X86_GCM_BATCH	8
 #define SM4_X86_DESCRIPTION	"SM4 ECB/CBC/CFB/CTR/XTS/CTS, GCM, CCM and CBCMAC/CMAC/XCBC, AES-NI/AVX accelerated"
 
 #elif defined(SM4_X86_DRIVER_aesni_avx2)
@@ -82,6 +85,7 @@
 #define SM4_X86_CCM_SHORT	14
 #define SM4_X86_GCM_CLMUL	PCLMULQDQ
 #define SM4_X86_GCM_SHORT	15
+#define SM4_X86_GCM_BATCH	16
 #define SM4_X86_DESCRIPTION	"SM4 ECB/CBC/CFB/CTR/XTS/CTS, GCM, CCM and CBCMAC/CMAC/XCBC, AES-NI/AVX2 accelerated"
 
 #elif defined(SM4_X86_DRIVER_vaes_avx2)
@@ -106,6 +110,7 @@
 #define SM4_X86_CCM_SHORT	14
 #define SM4_X86_GCM_CLMUL	PCLMULQDQ
 #define SM4_X86_GCM_SHORT	15
+#define SM4_X86_GCM_BATCH	16
 #define SM4_X86_DESCRIPTION	"SM4 ECB/CBC/CFB/CTR/XTS/CTS, GCM, CCM and CBCMAC/CMAC/XCBC, AES-NI/AVX2/VAES accelerated"
 
 #elif defined(SM4_X86_DRIVER_gfni_avx2)
@@ -130,6 +135,7 @@
 #define SM4_X86_CCM_SHORT	14
 #define SM4_X86_GCM_CLMUL	VPCLMULQDQ
 #define SM4_X86_GCM_SHORT	15
+#define SM4_X86_GCM_BATCH	16
 #define SM4_X86_DESCRIPTION	"SM4 ECB/CBC/CFB/CTR/XTS/CTS, GCM, CCM and CBCMAC/CMAC/XCBC, GFNI/AVX2 accelerated"
 
 #elif defined(SM4_X86_DRIVER_gfni_avx512)
@@ -174,6 +180,7 @@
  * E_K(J0) and gcm_enc (doc/performance.md, "twelfth round").
  */
 #define SM4_X86_GCM_SHORT	31
+#define SM4_X86_GCM_BATCH	64
 /*
  * Karatsuba's three products a block (sm4-gfni-avx512-asm_64.S, "GCM")
  * for AMD's cores, whose VPCLMULQDQ issues at half Intel's rate: about a

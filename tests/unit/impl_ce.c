@@ -20,7 +20,7 @@
 
 SM4_DEFINE_MODE_OPS(sm4_ce_ops, sm4_ce_bulk);
 
-SM4_DEFINE_GCM_OPS(ce_gcm_ops, sm4_ce, SM4_CE_GCM_SHORT);
+SM4_DEFINE_GCM_OPS(ce_gcm_ops, sm4_ce, SM4_CE_GCM_SHORT, SM4_CE_GCM_BATCH);
 
 /* As sm4-ce-glue.c's sm4_ce_mac_ops (sm4-ce-mac.S). */
 static const struct sm4_mac_ops ce_mac_ops = {
