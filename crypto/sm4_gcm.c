@@ -121,8 +121,8 @@ void sm4_gcm_ctr_start(const struct sm4_mode_ops *ops,
 	unsigned int most = min_t(unsigned int, gops->short_blocks,
 				  SM4_GCM_SHORT_MAX);
 
-	if (gops->tail_batch)
-		tail = first % gops->tail_batch;
+	if (ops->batch)
+		tail = first % ops->batch;
 	if (nblocks <= most)
 		first = 0;
 	else if (tail + nblocks - first <= most)

@@ -198,12 +198,40 @@ void sm4_mode_cfb_decrypt(const struct sm4_mode_ops *ops, const u32 *rk,
 	sm4_mode_stream(ops, ops->cfb_dec, rk, dst, src, len, iv);
 }
 
+/* The longest CTR tail, in blocks with its partial block, made apart. */
+#define SM4_CTR_TAIL_MAX	32
+
+/*
+ * CTR: a text ending in a partial block has that block's keystream made
+ * in the same call as its tail (the full blocks after the last whole
+ * batch of ops->batch), on a copy of the tail in the frame, so that the
+ * bulk runs whole batches and the partial block is no chain of its own.
+ * Only ciphertext reaches dst; the frame's copy is wiped.
+ */
 void sm4_mode_ctr_crypt(const struct sm4_mode_ops *ops, const u32 *rk,
 			u8 *dst, const u8 *src, unsigned int len, u8 *ctr)
 {
-	/* The counter moves past a partial block too. */
-	if (sm4_mode_stream(ops, ops->ctr, rk, dst, src, len, ctr))
-		sm4_ctr_inc(ctr);
+	unsigned int full = len / SM4_BLOCK_SIZE, tail = 0, off, n;
+	u8 buf[SM4_CTR_TAIL_MAX * SM4_BLOCK_SIZE];
+
+	if (ops->batch && len % SM4_BLOCK_SIZE)
+		tail = full % ops->batch;
+	if (!tail || tail >= min_t(unsigned int, ops->batch,
+				   SM4_CTR_TAIL_MAX)) {
+		/* The counter moves past a partial block too. */
+		if (sm4_mode_stream(ops, ops->ctr, rk, dst, src, len, ctr))
+			sm4_ctr_inc(ctr);
+		return;
+	}
+	if (full > tail)
+		ops->ctr(rk, dst, src, full - tail, ctr);
+	off = (full - tail) * SM4_BLOCK_SIZE;
+	n = len - off;
+	memcpy(buf, src + off, n);
+	memset(buf + n, 0, (tail + 1) * SM4_BLOCK_SIZE - n);
+	ops->ctr(rk, buf, buf, tail + 1, ctr);
+	memcpy(dst + off, buf, n);
+	memzero_explicit(buf, (tail + 1) * SM4_BLOCK_SIZE);
 }
 
 /*

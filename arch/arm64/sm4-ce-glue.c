@@ -30,12 +30,12 @@
  * start, in this project's namespace (compat.h).
  */
 SM4_DECLARE_MODE_FNS(sm4_ce_bulk);
-const struct sm4_mode_ops sm4_ce_mode_ops = SM4_MODE_OPS(sm4_ce_bulk);
+const struct sm4_mode_ops sm4_ce_mode_ops =
+	SM4_MODE_OPS(sm4_ce_bulk, SM4_CE_BATCH);
 SM4_EXPORT_SYMBOL_NS_GPL(sm4_ce_mode_ops);
 
 SM4_DECLARE_GCM_FNS(sm4_ce);
-const struct sm4_gcm_ops sm4_ce_gcm_ops =
-	SM4_GCM_OPS(sm4_ce, SM4_CE_GCM_SHORT, SM4_CE_GCM_BATCH);
+const struct sm4_gcm_ops sm4_ce_gcm_ops = SM4_GCM_OPS(sm4_ce, SM4_CE_GCM_SHORT);
 SM4_EXPORT_SYMBOL_NS_GPL(sm4_ce_gcm_ops);
 
 const struct sm4_mac_ops sm4_ce_mac_ops = {

@@ -48,12 +48,12 @@ extern const struct sm4_gcm_ops sm4_ce_gcm_ops;
 /*
  * sm4_ce_gcm_ops.short_blocks and sm4_ce_mac_ops.short_blocks: its ecb
  * encrypts eight blocks side by side (gcm's E_K(J0), ccm's E(B0) and
- * E(A0) share the call); sm4_ce_gcm_ops.tail_batch: its gcm_enc's
- * batch, eight blocks.
+ * E(A0) share the call); sm4_ce_mode_ops.batch: its mode bodies' (and
+ * gcm_enc's) batch, eight blocks.
  */
 #define SM4_CE_GCM_SHORT	7
-#define SM4_CE_GCM_BATCH	8
 #define SM4_CE_CCM_SHORT	6
+#define SM4_CE_BATCH		8
 
 /* struct sm4_driver.expandkey of the drivers using SM4EKEY. */
 static inline int sm4_ce_expandkey(struct sm4_ctx *ctx, const u8 *key,

@@ -15,7 +15,7 @@
 #include "sm4_arm64_glue.h"
 #include "sm4-neon.h"
 
-SM4_DEFINE_MODE_OPS(sm4_neon_ops, sm4_neon);
+SM4_DEFINE_MODE_OPS(sm4_neon_ops, sm4_neon, SM4_NEON_BATCH);
 
 static struct sm4_driver sm4_neon_driver = {
 	.name		= "neon",

@@ -4,6 +4,8 @@
  * knows of sm4-neon-core.S beyond the mode functions of
  * SM4_DEFINE_MODE_OPS():
  *
+ * SM4_NEON_BATCH       their batch: eight blocks in parallel
+ *
  * sm4_neon_expand_key  struct sm4_driver.expandkey of sm4-neon,
  *                      in assembly: both schedules as sm4_expandkey()
  *                      makes them, through the bulk code's register
@@ -24,5 +26,7 @@ int sm4_neon_expand_key(struct sm4_ctx *ctx, const u8 *key,
 			unsigned int key_len);
 
 static_assert(offsetof(struct sm4_ctx, rkey_dec) == 128);
+
+#define SM4_NEON_BATCH	8
 
 #endif /* _SM4_ARM64_NEON_H */

@@ -9,6 +9,8 @@
  *			sm4_mode_ops), <prefix>_cbcmac, <prefix>_gcm_init,
  *			_ghash, _gcm_enc
  * SM4_X86_EXPAND_KEY	its key expansion, without table lookups
+ * SM4_X86_BATCH	struct sm4_mode_ops' batch: the blocks of the widest
+ *			batch of its mode bodies
  * SM4_X86_NAME		driver name suffix: "<mode>-sm4-<name>"
  * SM4_X86_MODULE	the name its log lines start with
  * SM4_X86_PRIORITY	cts, gcm and ccm one above
@@ -18,6 +20,7 @@
  * SM4_X86_NEEDS	more conditions, SM4_X86_NEEDS_* (0: none)
  * SM4_X86_SMALL_PREFIX	optional: the code of requests shorter than
  *			SM4_X86_SMALL_BELOW bytes
+ * SM4_X86_SMALL_BATCH	with it: the batch of that code
  * SM4_X86_SMALL_SERIAL	with it: 1 if their serial encryptions (CBC, CFB)
  *			stay on SM4_X86_PREFIX's code, 0 if not
  * SM4_X86_MACS		cbcmac/cmac/xcbc(sm4) and ccm(sm4) over
@@ -31,8 +34,6 @@
  * SM4_X86_GCM_SHORT	with it: struct sm4_gcm_ops' short_blocks (one less
  *			than the blocks of the widest ecb batch that costs
  *			less than E_K(J0) and gcm_enc: E_K(J0) shares it)
- * SM4_X86_GCM_BATCH	with it: struct sm4_gcm_ops' tail_batch (the blocks
- *			of its gcm_enc's widest batch)
  * SM4_X86_GHASH_KA	optional, with it: the GHASH function (of the same
  *			table) that AMD's and Hygon's cores get instead of
  *			<prefix>_ghash
@@ -53,6 +54,7 @@
 /* module sm4-aesni-avx-x86_64: AES-NI and AVX, 8 blocks. */
 #define SM4_X86_PREFIX		sm4_aesni_avx
 #define SM4_X86_EXPAND_KEY	sm4_aesni_avx_expand_key
+#define SM4_X86_BATCH		8
 #define SM4_X86_NAME		"aesni-avx"
 #define SM4_X86_MODULE		"sm4-aesni-avx"
 #define SM4_X86_PRIORITY	400
@@ -65,13 +67,13 @@
 #define SM4_X86_CCM_SHORT	6
 #define SM4_X86_GCM_CLMUL	PCLMULQDQ
 #define SM4_X86_GCM_SHORT	7
-#define SM4_X86_GCM_BATCH	8
 #define SM4_X86_DESCRIPTION	"SM4 ECB/CBC/CFB/CTR/XTS/CTS, GCM, CCM and CBCMAC/CMAC/XCBC, AES-NI/AVX accelerated"
 
 #elif defined(SM4_X86_DRIVER_aesni_avx2)
 /* module sm4-aesni-avx2-x86_64: AES-NI and AVX2, 16 blocks. */
 #define SM4_X86_PREFIX		sm4_aesni_avx2
 #define SM4_X86_EXPAND_KEY	sm4_aesni_avx2_expand_key
+#define SM4_X86_BATCH		16
 #define SM4_X86_NAME		"aesni-avx2"
 #define SM4_X86_MODULE		"sm4-aesni-avx2"
 #define SM4_X86_PRIORITY	500
@@ -85,7 +87,6 @@
 #define SM4_X86_CCM_SHORT	14
 #define SM4_X86_GCM_CLMUL	PCLMULQDQ
 #define SM4_X86_GCM_SHORT	15
-#define SM4_X86_GCM_BATCH	16
 #define SM4_X86_DESCRIPTION	"SM4 ECB/CBC/CFB/CTR/XTS/CTS, GCM, CCM and CBCMAC/CMAC/XCBC, AES-NI/AVX2 accelerated"
 
 #elif defined(SM4_X86_DRIVER_vaes_avx2)
@@ -97,6 +98,7 @@
  */
 #define SM4_X86_PREFIX		sm4_vaes_avx2
 #define SM4_X86_EXPAND_KEY	sm4_vaes_avx2_expand_key
+#define SM4_X86_BATCH		16
 #define SM4_X86_NAME		"vaes-avx2"
 #define SM4_X86_MODULE		"sm4-vaes-avx2"
 #define SM4_X86_PRIORITY	520
@@ -110,7 +112,6 @@
 #define SM4_X86_CCM_SHORT	14
 #define SM4_X86_GCM_CLMUL	PCLMULQDQ
 #define SM4_X86_GCM_SHORT	15
-#define SM4_X86_GCM_BATCH	16
 #define SM4_X86_DESCRIPTION	"SM4 ECB/CBC/CFB/CTR/XTS/CTS, GCM, CCM and CBCMAC/CMAC/XCBC, AES-NI/AVX2/VAES accelerated"
 
 #elif defined(SM4_X86_DRIVER_gfni_avx2)
@@ -122,6 +123,7 @@
  */
 #define SM4_X86_PREFIX		sm4_gfni_avx2
 #define SM4_X86_EXPAND_KEY	sm4_gfni_avx2_expand_key
+#define SM4_X86_BATCH		16
 #define SM4_X86_NAME		"gfni-avx2"
 #define SM4_X86_MODULE		"sm4-gfni-avx2"
 #define SM4_X86_PRIORITY	550
@@ -135,7 +137,6 @@
 #define SM4_X86_CCM_SHORT	14
 #define SM4_X86_GCM_CLMUL	VPCLMULQDQ
 #define SM4_X86_GCM_SHORT	15
-#define SM4_X86_GCM_BATCH	16
 #define SM4_X86_DESCRIPTION	"SM4 ECB/CBC/CFB/CTR/XTS/CTS, GCM, CCM and CBCMAC/CMAC/XCBC, GFNI/AVX2 accelerated"
 
 #elif defined(SM4_X86_DRIVER_gfni_avx512)
@@ -156,6 +157,7 @@
  */
 #define SM4_X86_PREFIX		sm4_gfni_avx512
 #define SM4_X86_EXPAND_KEY	sm4_gfni_avx512_expand_key
+#define SM4_X86_BATCH		64
 #define SM4_X86_NAME		"gfni-avx512"
 #define SM4_X86_MODULE		"sm4-gfni-avx512"
 #define SM4_X86_PRIORITY	600
@@ -168,6 +170,7 @@
 				 XFEATURE_MASK_AVX512)
 #define SM4_X86_NEEDS		SM4_X86_NEEDS_ZMM_PAYS
 #define SM4_X86_SMALL_PREFIX	sm4_gfni_avx512_ymm
+#define SM4_X86_SMALL_BATCH	16
 #define SM4_X86_SMALL_BELOW	(9 * SM4_BLOCK_SIZE)
 #define SM4_X86_SMALL_SERIAL	1
 #define SM4_X86_MACS		0
@@ -180,7 +183,6 @@
  * E_K(J0) and gcm_enc (doc/performance.md, "twelfth round").
  */
 #define SM4_X86_GCM_SHORT	31
-#define SM4_X86_GCM_BATCH	64
 /*
  * Karatsuba's three products a block (sm4-gfni-avx512-asm_64.S, "GCM")
  * for AMD's cores, whose VPCLMULQDQ issues at half Intel's rate: about a
@@ -200,6 +202,7 @@
  */
 #define SM4_X86_PREFIX		sm4_ni_avx2
 #define SM4_X86_EXPAND_KEY	sm4_ni_expand_key
+#define SM4_X86_BATCH		16
 #define SM4_X86_NAME		"sm4ni-avx2"
 #define SM4_X86_MODULE		"sm4-ni"
 #define SM4_X86_PRIORITY	650
@@ -223,6 +226,7 @@
  */
 #define SM4_X86_PREFIX		sm4_ni_avx10
 #define SM4_X86_EXPAND_KEY	sm4_ni_avx10_expand_key
+#define SM4_X86_BATCH		32
 #define SM4_X86_NAME		"sm4ni-avx10"
 #define SM4_X86_MODULE		"sm4-ni-avx10"
 #define SM4_X86_PRIORITY	660

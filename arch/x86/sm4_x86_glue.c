@@ -24,7 +24,7 @@
 #define SM4_X86_FN(prefix, fn)		__SM4_X86_FN(prefix, fn)
 #define __SM4_X86_FN(prefix, fn)	prefix##_##fn
 
-SM4_DEFINE_MODE_OPS(sm4_x86_ops, SM4_X86_PREFIX);
+SM4_DEFINE_MODE_OPS(sm4_x86_ops, SM4_X86_PREFIX, SM4_X86_BATCH);
 #ifdef SM4_X86_SMALL_PREFIX
 /* Through one more macro, so that the prefix is expanded before pasting. */
 #define SM4_X86_DECLARE_MODE_FNS(prefix)	SM4_DECLARE_MODE_FNS(prefix)
@@ -43,18 +43,18 @@ static const struct sm4_mode_ops sm4_x86_small_ops = {
 	.ctr		= SM4_X86_FN(SM4_X86_SMALL_PREFIX, ctr),
 	.xts_enc	= SM4_X86_FN(SM4_X86_SMALL_PREFIX, xts),
 	.xts_dec	= SM4_X86_FN(SM4_X86_SMALL_PREFIX, xts),
+	.batch		= SM4_X86_SMALL_BATCH,
 };
 #endif
 #if SM4_X86_MACS
 SM4_DEFINE_MAC_OPS(sm4_x86_mac_ops, SM4_X86_PREFIX, SM4_X86_CCM_SHORT);
 #endif
 #ifdef SM4_X86_GCM_CLMUL
-SM4_DEFINE_GCM_OPS(sm4_x86_gcm_ops, SM4_X86_PREFIX, SM4_X86_GCM_SHORT,
-		   SM4_X86_GCM_BATCH);
+SM4_DEFINE_GCM_OPS(sm4_x86_gcm_ops, SM4_X86_PREFIX, SM4_X86_GCM_SHORT);
 #endif
 #ifdef SM4_X86_GHASH_KA
 SM4_DEFINE_GCM_OPS_GHASH(sm4_x86_gcm_ka_ops, SM4_X86_PREFIX, SM4_X86_GHASH_KA,
-			 SM4_X86_GCM_SHORT, SM4_X86_GCM_BATCH);
+			 SM4_X86_GCM_SHORT);
 #endif
 
 #ifdef SM4_X86_GCM_CLMUL

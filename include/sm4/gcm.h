@@ -78,13 +78,12 @@ static_assert(offsetof(struct sm4_ghash, table) == SM4_GHASH_TABLE,
  *        than make that one call faster than E_K(J0) and the bulk
  *        functions on the text (0: none; a partial final block always
  *        is).
- * tail_batch: the blocks of the bulk functions' widest batch (0: none).
  *        In a longer text, the full blocks after its last whole batch
- *        (full blocks % tail_batch) get their keystream in that ecb
- *        call too, when they and a partial final block number at most
- *        short_blocks: the bulk then runs whole batches only, and the
- *        tail shares E_K(J0)'s chain instead of adding a batch of its
- *        own.
+ *        of the mode ops (its tail: full blocks % ops->batch) get their
+ *        keystream in that ecb call too, when they and a partial final
+ *        block number at most short_blocks: the bulk then runs whole
+ *        batches only, and the tail shares E_K(J0)'s chain instead of
+ *        adding a batch of its own.
  */
 struct sm4_gcm_ops {
 	void (*init)(u8 *table, const u8 *h);
@@ -93,17 +92,15 @@ struct sm4_gcm_ops {
 	void (*enc)(const u32 *rk, u8 *dst, const u8 *src,
 		    unsigned int nblocks, u8 *ctr, struct sm4_ghash *gh);
 	unsigned int short_blocks;
-	unsigned int tail_batch;
 };
 
 /*
  * SM4_DECLARE_GCM_FNS(prefix): the GHASH functions of a backend named
  * @prefix as its assembly defines them (@prefix##_gcm_init, _ghash,
  * _gcm_enc; reached through pointers, so SYM_TYPED_FUNC_START);
- * SM4_GCM_OPS(prefix, blocks, batch): a struct sm4_gcm_ops initializer
- * over them, .short_blocks = @blocks, .tail_batch = @batch;
- * SM4_DEFINE_GCM_OPS(ops_name, prefix, blocks, batch): both, as the
- * static const @ops_name.
+ * SM4_GCM_OPS(prefix, blocks): a struct sm4_gcm_ops initializer over
+ * them, .short_blocks = @blocks; SM4_DEFINE_GCM_OPS(ops_name, prefix,
+ * blocks): both, as the static const @ops_name.
  */
 #define SM4_DECLARE_GCM_FNS(prefix)					\
 asmlinkage void prefix##_gcm_init(u8 *table, const u8 *h);		\
@@ -112,35 +109,33 @@ asmlinkage void prefix##_ghash(struct sm4_ghash *gh, const u8 *src,	\
 asmlinkage void prefix##_gcm_enc(const u32 *rk, u8 *dst, const u8 *src, \
 				 unsigned int nblocks, u8 *ctr,		\
 				 struct sm4_ghash *gh)
-#define SM4_GCM_OPS(prefix, blocks, batch)				\
-	SM4_GCM_OPS_GHASH(prefix, prefix##_ghash, blocks, batch)
-#define SM4_DEFINE_GCM_OPS(ops_name, prefix, blocks, batch)		\
+#define SM4_GCM_OPS(prefix, blocks)					\
+	SM4_GCM_OPS_GHASH(prefix, prefix##_ghash, blocks)
+#define SM4_DEFINE_GCM_OPS(ops_name, prefix, blocks)			\
 SM4_DECLARE_GCM_FNS(prefix);						\
-static const struct sm4_gcm_ops ops_name =				\
-	SM4_GCM_OPS(prefix, blocks, batch)
+static const struct sm4_gcm_ops ops_name = SM4_GCM_OPS(prefix, blocks)
 /*
- * SM4_DEFINE_GCM_OPS_GHASH(ops_name, prefix, ghash, blocks, batch):
- * @ops_name with the backend's other GHASH function @ghash (declared
- * here; gfni-avx512's Karatsuba form), after SM4_DEFINE_GCM_OPS(...,
- * prefix, ...).
+ * SM4_DEFINE_GCM_OPS_GHASH(ops_name, prefix, ghash, blocks): @ops_name
+ * with the backend's other GHASH function @ghash (declared here;
+ * gfni-avx512's Karatsuba form), after SM4_DEFINE_GCM_OPS(..., prefix,
+ * ...).
  */
-#define SM4_DEFINE_GCM_OPS_GHASH(ops_name, prefix, ghash, blocks, batch) \
+#define SM4_DEFINE_GCM_OPS_GHASH(ops_name, prefix, ghash, blocks)	\
 asmlinkage void ghash(struct sm4_ghash *gh, const u8 *src,		\
 		      unsigned int nblocks);				\
 static const struct sm4_gcm_ops ops_name =				\
-	SM4_GCM_OPS_GHASH(prefix, ghash, blocks, batch)
-#define SM4_GCM_OPS_GHASH(prefix, ghash_fn, blocks, batch) {		\
+	SM4_GCM_OPS_GHASH(prefix, ghash, blocks)
+#define SM4_GCM_OPS_GHASH(prefix, ghash_fn, blocks) {			\
 	.init		= prefix##_gcm_init,				\
 	.ghash		= ghash_fn,					\
 	.enc		= prefix##_gcm_enc,				\
 	.short_blocks	= (blocks),					\
-	.tail_batch	= (batch),					\
 }
 
 /*
  * The portable GHASH (constant time: no table indexed by data or key);
  * its .table is H itself (16 bytes), init and enc are NULL, short_blocks
- * and tail_batch 0.
+ * 0.
  */
 extern const struct sm4_gcm_ops sm4_gcm_generic_ops;
 
@@ -175,7 +170,7 @@ void sm4_gcm_hash_subkey(const struct sm4_mode_ops *ops, const u32 *rk,
  * sm4_gcm_ctr_start(): in one ecb call, E_K(J0) (the tag's mask) and the
  * keystream of the text from byte .from on: all of it in a text of at
  * most gops->short_blocks blocks, else the full blocks after its last
- * whole gops->tail_batch and its partial final block, if they fit, else
+ * whole ops->batch and its partial final block, if they fit, else
  * that partial block, if any.  Each of those would otherwise be an
  * encryption of its own, a chain of 32 dependent rounds after the
  * bulk's; now they share one.  The bulk

@@ -44,13 +44,22 @@ struct sm4_mode_ops {
 	sm4_chain_fn ctr;		/* rkey_enc */
 	sm4_chain_fn xts_enc;		/* rkey_enc of the data key */
 	sm4_chain_fn xts_dec;		/* rkey_dec of the data key */
+	/*
+	 * The blocks of the bulk functions' widest batch (0: not stated).
+	 * A stream's full blocks after its last whole batch, its tail,
+	 * then join the end that is made apart from the bulk: a partial
+	 * final block in sm4_mode_ctr_crypt(), E_K(J0) in gcm
+	 * (include/sm4/gcm.h), so that the bulk runs whole batches only.
+	 */
+	unsigned int batch;
 };
 
 /*
  * SM4_DECLARE_MODE_FNS(prefix): the bulk functions of a backend named
- * @prefix, as its assembly defines them; SM4_MODE_OPS(prefix): a struct
- * sm4_mode_ops initializer over them; SM4_DEFINE_MODE_OPS(ops_name,
- * prefix): both, as the static const @ops_name.  Because XTS decryption
+ * @prefix, as its assembly defines them; SM4_MODE_OPS(prefix, blocks): a
+ * struct sm4_mode_ops initializer over them, .batch = @blocks;
+ * SM4_DEFINE_MODE_OPS(ops_name, prefix, blocks): both, as the static
+ * const @ops_name.  Because XTS decryption
  * is XTS encryption with the decryption round keys, one @prefix##_xts
  * serves both directions.  The functions are reached through function
  * pointers, so the assembly must define them with SYM_TYPED_FUNC_START.
@@ -73,7 +82,7 @@ asmlinkage void prefix##_ctr(const u32 *rk, u8 *dst, const u8 *src,	\
 			     unsigned int nblocks, u8 *ctr);		\
 asmlinkage void prefix##_xts(const u32 *rk, u8 *dst, const u8 *src,	\
 			     unsigned int nblocks, u8 *tweak)
-#define SM4_MODE_OPS(prefix) {						\
+#define SM4_MODE_OPS(prefix, blocks) {					\
 	.ecb		= prefix##_ecb,					\
 	.cbc_enc	= prefix##_cbc_enc,				\
 	.cbc_dec	= prefix##_cbc_dec,				\
@@ -82,10 +91,12 @@ asmlinkage void prefix##_xts(const u32 *rk, u8 *dst, const u8 *src,	\
 	.ctr		= prefix##_ctr,					\
 	.xts_enc	= prefix##_xts,					\
 	.xts_dec	= prefix##_xts,					\
+	.batch		= (blocks),					\
 }
-#define SM4_DEFINE_MODE_OPS(ops_name, prefix)				\
+#define SM4_DEFINE_MODE_OPS(ops_name, prefix, blocks)			\
 SM4_DECLARE_MODE_FNS(prefix);						\
-static const struct sm4_mode_ops ops_name = SM4_MODE_OPS(prefix)
+static const struct sm4_mode_ops ops_name =				\
+	SM4_MODE_OPS(prefix, blocks)
 
 /* The portable implementation, built on sm4_crypt_block(). */
 extern const struct sm4_mode_ops sm4_generic_mode_ops;

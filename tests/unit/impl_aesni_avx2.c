@@ -12,11 +12,11 @@
 #define SM4_X86_DRIVER_aesni_avx2
 #include "../../arch/x86/sm4_x86_drivers.h"
 
-SM4_DEFINE_MODE_OPS(sm4_aesni_avx2_ops, sm4_aesni_avx2);
+SM4_DEFINE_MODE_OPS(sm4_aesni_avx2_ops, sm4_aesni_avx2, SM4_X86_BATCH);
 SM4_TEST_X86_EXPANDKEY(sm4_aesni_avx2_expandkey, sm4_aesni_avx2_expand_key);
 SM4_DEFINE_MAC_OPS(sm4_aesni_avx2_mac_ops, sm4_aesni_avx2, SM4_X86_CCM_SHORT);
 SM4_DEFINE_GCM_OPS(sm4_aesni_avx2_gcm_ops, sm4_aesni_avx2,
-		   SM4_X86_GCM_SHORT, SM4_X86_GCM_BATCH);
+		   SM4_X86_GCM_SHORT);
 
 static bool aesni_avx2_available(void)
 {

@@ -18,9 +18,9 @@
 #include "../../arch/arm64/sm4-ce.h"
 #include "impl.h"
 
-SM4_DEFINE_MODE_OPS(sm4_ce_ops, sm4_ce_bulk);
+SM4_DEFINE_MODE_OPS(sm4_ce_ops, sm4_ce_bulk, SM4_CE_BATCH);
 
-SM4_DEFINE_GCM_OPS(ce_gcm_ops, sm4_ce, SM4_CE_GCM_SHORT, SM4_CE_GCM_BATCH);
+SM4_DEFINE_GCM_OPS(ce_gcm_ops, sm4_ce, SM4_CE_GCM_SHORT);
 
 /* As sm4-ce-glue.c's sm4_ce_mac_ops (sm4-ce-mac.S). */
 static const struct sm4_mac_ops ce_mac_ops = {

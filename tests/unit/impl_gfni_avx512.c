@@ -20,14 +20,13 @@
 #include "../../arch/x86/sm4_x86_drivers.h"
 #include "evex_emu.h"
 
-SM4_DEFINE_MODE_OPS(sm4_gfni_avx512_ops, sm4_gfni_avx512);
+SM4_DEFINE_MODE_OPS(sm4_gfni_avx512_ops, sm4_gfni_avx512, SM4_X86_BATCH);
 SM4_TEST_X86_EXPANDKEY(sm4_gfni_avx512_expandkey, sm4_gfni_avx512_expand_key);
 SM4_DEFINE_GCM_OPS(sm4_gfni_avx512_gcm_ops, sm4_gfni_avx512,
-		   SM4_X86_GCM_SHORT, SM4_X86_GCM_BATCH);
+		   SM4_X86_GCM_SHORT);
 /* Karatsuba's GHASH, the glue's pick on AMD's cores (sm4_x86_glue.c). */
 SM4_DEFINE_GCM_OPS_GHASH(sm4_gfni_avx512_gcm_ka_ops, sm4_gfni_avx512,
-			 sm4_gfni_avx512_ghash_ka, SM4_X86_GCM_SHORT,
-			 SM4_X86_GCM_BATCH);
+			 sm4_gfni_avx512_ghash_ka, SM4_X86_GCM_SHORT);
 
 static bool gfni_avx512_available(void)
 {

@@ -9,7 +9,7 @@
 #include "../../arch/arm64/sm4-neon.h"
 #include "impl.h"
 
-SM4_DEFINE_MODE_OPS(sm4_neon_ops, sm4_neon);
+SM4_DEFINE_MODE_OPS(sm4_neon_ops, sm4_neon, SM4_NEON_BATCH);
 
 static struct sm4_test_impl neon_impl = {
 	.name = "neon",

@@ -15,7 +15,7 @@
 #define SM4_X86_DRIVER_ni_avx2
 #include "../../arch/x86/sm4_x86_drivers.h"
 
-SM4_DEFINE_MODE_OPS(sm4_ni_avx2_ops, sm4_ni_avx2);
+SM4_DEFINE_MODE_OPS(sm4_ni_avx2_ops, sm4_ni_avx2, SM4_X86_BATCH);
 SM4_DEFINE_MAC_OPS(sm4_ni_avx2_mac_ops, sm4_ni_avx2, SM4_X86_CCM_SHORT);
 SM4_TEST_X86_EXPANDKEY(sm4_ni_expandkey, sm4_ni_expand_key);
 

@@ -17,8 +17,11 @@
 #include "impl.h"
 #include "evex_emu.h"
 #include "sm4ni_emu.h"
+/* Its batch as the kernel driver has it. */
+#define SM4_X86_DRIVER_ni_avx10
+#include "../../arch/x86/sm4_x86_drivers.h"
 
-SM4_DEFINE_MODE_OPS(sm4_ni_avx10_ops, sm4_ni_avx10);
+SM4_DEFINE_MODE_OPS(sm4_ni_avx10_ops, sm4_ni_avx10, SM4_X86_BATCH);
 SM4_TEST_X86_EXPANDKEY(sm4_ni_avx10_expandkey, sm4_ni_avx10_expand_key);
 
 /* CPUID.(7,1):EAX[2]: the SM4 instructions (their VEX forms). */

@@ -605,7 +605,7 @@ static void test_gcm_guard(const struct sm4_test_impl *impl)
  * gcm-calls: how a request's blocks reach @impl's functions.  Each
  * request makes one ecb call, in sm4_gcm_ctr_start(): E_K(J0) with the
  * whole keystream of a text of at most short_blocks blocks, or with that
- * of the full blocks after the text's last whole tail_batch and of a
+ * of the full blocks after the text's last whole ops->batch and of a
  * partial final block, if they number at most short_blocks, or with
  * that of the partial block alone; every other block goes through ctr
  * or the fused enc, in whole batches where the tail came up front.
@@ -627,7 +627,7 @@ static void test_gcm_calls(const struct sm4_test_impl *impl)
 	struct sm4_gcm_ops gops = *impl->gcm;
 	unsigned long cases = 0, bad = 0;
 	unsigned int i, k = impl->gcm->short_blocks;
-	unsigned int batch = impl->gcm->tail_batch;
+	unsigned int batch = impl->ops->batch;
 	struct gcm_key key;
 	u8 kb[SM4_KEY_SIZE], iv[SM4_GCM_IV_SIZE], tag[16];
 

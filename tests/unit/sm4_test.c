@@ -54,6 +54,7 @@
 #include <sm4/mac.h>
 #include "impl.h"
 #include "memwatch.h"
+#include "calls.h"
 #if defined(__x86_64__)
 #include "evex_emu.h"
 #include "gfni_emu.h"
@@ -819,10 +820,19 @@ static void test_zero(void)
 	}
 }
 
+/* sm4_mode_ctr_crypt() over a bulk_call, .nblocks in bytes. */
+static void ctr_crypt_run(void *arg)
+{
+	const struct bulk_call *c = arg;
+
+	sm4_mode_ctr_crypt(c->ops, c->rk, c->dst, c->src, c->nblocks, c->iv);
+}
+
 /*
  * Every store into dst, for every bulk function and a range of lengths,
- * in place and out of place: dst only ever holds its old contents or
- * the final output.
+ * and for sm4_mode_ctr_crypt() on texts ending in a partial block (its
+ * tail made apart, or not), in place and out of place: dst only ever
+ * holds its old contents or the final output.
  */
 static void test_dstwatch(void)
 {
@@ -849,9 +859,12 @@ static void test_dstwatch(void)
 
 		if (!impl_selected(impl))
 			continue;
-		for (fn = 0; fn < BULK_NUM; fn++) {
+		for (fn = 0; fn <= BULK_NUM; fn++) {
 			for (i = 0; i < ARRAY_SIZE(lens); i++) {
-				unsigned int len = lens[i] * 16, inplace;
+				/* fn BULK_NUM: ctr_crypt, 16 * n + 5 bytes. */
+				bool bytes = fn == BULK_NUM;
+				unsigned int len = lens[i] * 16 + 5 * bytes;
+				unsigned int inplace;
 
 				for (inplace = 0; inplace < 2; inplace++) {
 					struct guarded gs, gd;
@@ -859,9 +872,14 @@ static void test_dstwatch(void)
 					u8 *after = malloc(len);
 					u8 iv[16];
 					struct bulk_call c = {
-						.fn = fn, .rk = bulk_rk(&ctx, fn),
-						.nblocks = lens[i], .iv = iv,
+						.fn = bytes ? BULK_CTR : fn,
+						.rk = bulk_rk(&ctx, bytes ?
+							      BULK_CTR : fn),
+						.nblocks = bytes ? len : lens[i],
+						.iv = iv,
 					};
+					void (*run)(void *) = bytes ?
+						ctr_crypt_run : bulk_call_run;
 					size_t bad;
 					long n;
 
@@ -879,17 +897,17 @@ static void test_dstwatch(void)
 					c.src = gs.buf;
 					c.dst = after;
 					memcpy(iv, iv0, 16);
-					bulk_call_run(&c);
+					run(&c);
 					c.ops = impl->ops;
 					c.dst = gd.buf;
 					memcpy(iv, iv0, 16);
 					n = memwatch_observe(&gd, gd.buf, len, before,
-							     after, bulk_call_run,
-							     &c, &bad);
+							     after, run, &c, &bad);
 					if (n < 0 || memcmp(gd.buf, after, len)) {
-						fprintf(stderr, "dstwatch: %s %s %u blocks %s: dst held something else at offset %zu\n",
-							impl->name, bulk_names[fn],
-							lens[i], inplace ? "in place" : "out of place",
+						fprintf(stderr, "dstwatch: %s %s %u bytes %s: dst held something else at offset %zu\n",
+							impl->name, bytes ? "ctr_crypt" :
+							bulk_names[fn], len,
+							inplace ? "in place" : "out of place",
 							bad);
 						ok = false;
 					} else {
@@ -906,6 +924,77 @@ static void test_dstwatch(void)
 		report(ok && stores > 0, "dstwatch: %s: dst only ever holds old contents or final output (%ld stores observed%s)",
 		       impl->name, stores,
 		       stores ? "" : ": none, nothing was checked");
+	}
+}
+
+/*
+ * ctr-calls: how sm4_mode_ctr_crypt() splits a text.  A text ending in
+ * a partial block whose tail (full blocks after the last whole
+ * ops->batch) is 1..min(batch, 32) - 1 blocks makes two ctr calls at
+ * most: the whole batches, then the tail with the partial block (tail +
+ * 1 blocks, on a copy); any other text one ctr call of its full blocks
+ * and, for a partial block, a one-block ecb.  Counted through wrappers;
+ * the output and the counter after it checked against the C code.
+ */
+static void test_ctr_calls(void)
+{
+	static u8 src[4096 + 16], dst[4096 + 16], want[4096 + 16];
+	struct sm4_test_impl *impl;
+	struct sm4_ctx ctx;
+	u8 key[16];
+
+	sm4_vec_fill(&seed, key, sizeof(key));
+	sm4_expandkey(&ctx, key, sizeof(key));
+	for (impl = sm4_test_impl_list(); impl; impl = impl->next) {
+		unsigned int batch = impl->ops->batch, i, cases = 0, bad = 0;
+		unsigned int moved = 0;
+		struct sm4_mode_ops ops;
+
+		if (!impl_selected(impl))
+			continue;
+		sm4_calls_wrap(&ops, impl->ops);
+		for (i = 0; i < 1200; i++) {
+			unsigned int len = i < 1100 ? i :
+				sm4_vec_rand(&seed) % (sizeof(src) - 15);
+			unsigned int full = len / 16, part = len % 16 != 0;
+			unsigned int tail = batch && part ? full % batch : 0;
+			bool tailed = tail && tail < (batch < 32 ? batch : 32);
+			u8 iv[16], ctr[16], ctr2[16];
+
+			sm4_vec_fill(&seed, src, len);
+			sm4_vec_fill(&seed, iv, sizeof(iv));
+			memcpy(ctr, iv, 16);
+			memcpy(ctr2, iv, 16);
+			sm4_mode_ctr_crypt(&sm4_generic_mode_ops, ctx.rkey_enc,
+					   want, src, len, ctr2);
+			sm4_calls_reset();
+			sm4_mode_ctr_crypt(&ops, ctx.rkey_enc, dst, src, len,
+					   ctr);
+			cases++;
+			moved += tailed;
+			if (memcmp(dst, want, len) || memcmp(ctr, ctr2, 16) ||
+			    (tailed ? sm4_calls.ecb != 0 ||
+				      sm4_calls.ctr != 1 + (full > tail) ||
+				      sm4_calls.ctr_last != tail + 1 ||
+				      sm4_calls.bulk_blocks != full + 1 :
+				      sm4_calls.ecb != part ||
+				      sm4_calls.ecb_blocks != part ||
+				      sm4_calls.ctr != (full != 0) ||
+				      sm4_calls.bulk_blocks != full)) {
+				if (bad++ < 3)
+					fprintf(stderr, "ctr-calls: %s len %u: %u ctr calls of %u blocks (last %u), %u ecb calls of %u blocks%s\n",
+						impl->name, len, sm4_calls.ctr,
+						sm4_calls.bulk_blocks,
+						sm4_calls.ctr_last, sm4_calls.ecb,
+						sm4_calls.ecb_blocks,
+						memcmp(dst, want, len) ||
+						memcmp(ctr, ctr2, 16) ?
+						", output or counter wrong" : "");
+			}
+		}
+		report(!bad && cases && (!batch || moved),
+		       "ctr-calls: %s: %u texts (0..1099 bytes, 100 random to 4096), batch %u, %u with the tail made with the partial block, %u wrong",
+		       impl->name, cases, batch, moved, bad);
 	}
 }
 
@@ -1249,6 +1338,7 @@ usage:
 	test_badinput();
 	test_zero();
 	test_dstwatch();
+	test_ctr_calls();
 	sm4_test_regwipe();
 	test_expandkey();
 #ifdef HAVE_GCRYPT
