@@ -173,9 +173,9 @@ void sm4_gcm_hash_subkey(const struct sm4_mode_ops *ops, const u32 *rk,
  * whole ops->batch and its partial final block, if they fit, else
  * that partial block, if any.  Each of those would otherwise be an
  * encryption of its own, a chain of 32 dependent rounds after the
- * bulk's; now they share one.  The bulk
- * before .from runs through the driver's ctr (or enc) from .ctr.  Holds
- * keystream: wipe with memzero_explicit() when done.
+ * bulk's; now they share one.  The bulk before .from runs through the
+ * driver's ctr (or enc) from .ctr.  Holds keystream: wipe with
+ * memzero_explicit() when done.
  */
 struct sm4_gcm_ctr {
 	u8 ctr[SM4_BLOCK_SIZE];	/* the bulk's next counter block */

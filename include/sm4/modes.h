@@ -59,10 +59,10 @@ struct sm4_mode_ops {
  * @prefix, as its assembly defines them; SM4_MODE_OPS(prefix, blocks): a
  * struct sm4_mode_ops initializer over them, .batch = @blocks;
  * SM4_DEFINE_MODE_OPS(ops_name, prefix, blocks): both, as the static
- * const @ops_name.  Because XTS decryption
- * is XTS encryption with the decryption round keys, one @prefix##_xts
- * serves both directions.  The functions are reached through function
- * pointers, so the assembly must define them with SYM_TYPED_FUNC_START.
+ * const @ops_name.  Because XTS decryption is XTS encryption with the
+ * decryption round keys, one @prefix##_xts serves both directions.  The
+ * functions are reached through function pointers, so the assembly must
+ * define them with SYM_TYPED_FUNC_START.
  */
 #ifndef asmlinkage
 #define asmlinkage

@@ -71,7 +71,6 @@ static struct sm4_test_impl generic_impl = {
 	.ops = &sm4_generic_mode_ops,
 	.mac_ops = &sm4_generic_mac_ops,
 	.gcm = &sm4_gcm_generic_ops,
-	.width = 1,
 };
 
 /*

@@ -26,7 +26,6 @@ struct sm4_test_impl {
 	 * other CPUs (.gcm is this CPU's pick), tested as well.
 	 */
 	const struct sm4_gcm_ops *gcm_alt;
-	unsigned int width;			/* blocks in parallel (info) */
 	/* SM4_TEST_USES_*: emulated instructions it runs if emulated. */
 	unsigned int uses;
 	bool ran;			/* selected and supported (sm4-test) */

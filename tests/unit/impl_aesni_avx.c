@@ -31,6 +31,5 @@ static struct sm4_test_impl aesni_avx_impl = {
 	.gcm = &sm4_aesni_avx_gcm_ops,
 	.expandkey = sm4_aesni_avx_expandkey,
 	.available = aesni_avx_available,
-	.width = 8,
 };
 SM4_TEST_IMPL(aesni_avx_impl);

@@ -31,6 +31,5 @@ static struct sm4_test_impl aesni_avx2_impl = {
 	.gcm = &sm4_aesni_avx2_gcm_ops,
 	.expandkey = sm4_aesni_avx2_expandkey,
 	.available = aesni_avx2_available,
-	.width = 16,
 };
 SM4_TEST_IMPL(aesni_avx2_impl);

@@ -42,7 +42,6 @@ static struct sm4_test_impl ce_impl = {
 	.gcm = &ce_gcm_ops,
 	.available = ce_available,
 	.expandkey = sm4_ce_expandkey,
-	.width = 8,
 };
 SM4_TEST_IMPL(ce_impl);
 
@@ -75,6 +74,5 @@ static struct sm4_test_impl ce_abi_impl = {
 	.ops = &ce_abi_ops,
 	.available = ce_available,
 	.expandkey = sm4_ce_expandkey,
-	.width = 1,
 };
 SM4_TEST_IMPL(ce_abi_impl);

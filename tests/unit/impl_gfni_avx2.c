@@ -27,7 +27,6 @@ static struct sm4_test_impl gfni_avx2_impl = {
 	.gcm = &sm4_gfni_avx2_gcm_ops,
 	.expandkey = sm4_gfni_avx2_expandkey,
 	.available = sm4_gfni_vex_usable,
-	.width = 16,
 	.uses = SM4_TEST_USES_GFNI,
 };
 SM4_TEST_IMPL(gfni_avx2_impl);

@@ -47,7 +47,6 @@ static struct sm4_test_impl gfni_avx512_impl = {
 	.gcm = &sm4_gfni_avx512_gcm_ops,
 	.expandkey = sm4_gfni_avx512_expandkey,
 	.available = gfni_avx512_available,
-	.width = 64,
 	.uses = SM4_TEST_USES_AVX512,
 };
 SM4_TEST_IMPL(gfni_avx512_impl);

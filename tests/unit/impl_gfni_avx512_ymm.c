@@ -24,7 +24,6 @@ static struct sm4_test_impl gfni_avx512_ymm_impl = {
 	.name = "gfni-avx512-ymm",
 	.ops = &sm4_gfni_avx512_ymm_ops,
 	.available = sm4_gfni_vex_usable,
-	.width = 16,
 	.uses = SM4_TEST_USES_GFNI,
 };
 SM4_TEST_IMPL(gfni_avx512_ymm_impl);

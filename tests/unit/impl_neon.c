@@ -15,6 +15,5 @@ static struct sm4_test_impl neon_impl = {
 	.name = "neon",
 	.ops = &sm4_neon_ops,
 	.expandkey = sm4_neon_expand_key,
-	.width = 8,
 };
 SM4_TEST_IMPL(neon_impl);

@@ -44,7 +44,6 @@ static struct sm4_test_impl sm4ni_impl = {
 	.mac_ops = &sm4_ni_avx2_mac_ops,
 	.available = sm4ni_available,
 	.expandkey = sm4_ni_expandkey,
-	.width = 16,
 	.uses = SM4_TEST_USES_SM4NI,
 };
 SM4_TEST_IMPL(sm4ni_impl);

@@ -134,7 +134,6 @@ static struct sm4_test_impl sm4ni_avx10_impl = {
 	.ops = &sm4_ni_avx10_ops,
 	.available = sm4ni_avx10_available,
 	.expandkey = sm4_ni_avx10_expandkey,
-	.width = 32,
 	.uses = SM4_TEST_USES_SM4NI | SM4_TEST_USES_AVX512,
 };
 SM4_TEST_IMPL(sm4ni_avx10_impl);

@@ -34,6 +34,5 @@ static struct sm4_test_impl vaes_avx2_impl = {
 	.gcm = &sm4_vaes_avx2_gcm_ops,
 	.expandkey = sm4_vaes_avx2_expandkey,
 	.available = vaes_avx2_available,
-	.width = 16,
 };
 SM4_TEST_IMPL(vaes_avx2_impl);

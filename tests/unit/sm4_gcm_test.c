@@ -69,7 +69,6 @@ static struct sm4_test_impl generic_impl = {
 	.name = "generic",
 	.ops = &sm4_generic_mode_ops,
 	.gcm = &sm4_gcm_generic_ops,
-	.width = 1,
 };
 SM4_TEST_IMPL(generic_impl);
 
@@ -97,7 +96,6 @@ static struct sm4_test_impl broken_impl = {
 	.name = "broken",
 	.ops = &broken_ops,
 	.gcm = &broken_gcm_ops,
-	.width = 1,
 };
 
 static uint64_t rnd(void)

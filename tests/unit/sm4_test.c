@@ -161,7 +161,6 @@ static struct sm4_mode_ops broken_ops;
 static struct sm4_test_impl broken_impl = {
 	.name = "broken",
 	.ops = &broken_ops,
-	.width = 1,
 };
 
 static int register_broken(const char *fault)
@@ -198,7 +197,6 @@ static struct sm4_test_impl generic_impl = {
 	.ops = &sm4_generic_mode_ops,
 	.mac_ops = &sm4_generic_mac_ops,
 	.gcm = &sm4_gcm_generic_ops,
-	.width = 1,
 };
 SM4_TEST_IMPL(generic_impl);
 
