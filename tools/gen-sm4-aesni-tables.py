@@ -98,6 +98,21 @@ T24 = ([H24(post(i)) for i in range(16)], [H24(post(i << 4)) ^ H24(post(0)) for 
 for T, H in ((T0, H0), (T8, H8), (T24, H24)):
     for z in range(256):
         assert T[0][z & 15] ^ T[1][z >> 4] == H(post(z))
+# The byte rotations of L give M*rol24-part = M + G = H0 ^ H8: the third
+# table is the sum of the other two, constants included, so the round
+# computes T24(z) as T0(z) ^ T8(z) and keeps no table for it.
+assert all(T24[h][i] == T0[h][i] ^ T8[h][i] for h in (0, 1) for i in range(16))
+# AESENCLAST's round key is the nibble mask KEY (0x0f in every byte), the
+# constant the round has in a register anyway: its output is z ^ KEY,
+# whose low nibble is that of z complemented.  The low-nibble tables the
+# round uses are indexed accordingly: lo'[i] = lo[i ^ 15].
+KEY = 0x0F
+def keyed(T): return ([T[0][i ^ KEY] for i in range(16)], T[1])
+T0K, T8K = keyed(T0), keyed(T8)
+for T, TK in ((T0, T0K), (T8, T8K)):
+    for z in range(256):
+        zk = z ^ KEY
+        assert TK[0][zk & 15] ^ TK[1][zk >> 4] == T[0][z & 15] ^ T[1][z >> 4]
 TM = nib_tables(lambda b: mat_apply(M, b))
 TMI = nib_tables(lambda b: mat_apply(Minv, b))
 TRK = nib_tables(lambda b: mat_apply(M, b), c)
@@ -115,8 +130,8 @@ P = {k: perm_ctrl(k) for k in (0, 1, 2, 3)}
 def pshufb(tbl, idx):
     return [0 if i & 0x80 else tbl[i & 15] for i in idx]
 
-def aesenclast0(s):
-    return [aessbox[s[sr[i]]] for i in range(16)]
+def aesenclast0(s, key=0):
+    return [aessbox[s[sr[i]]] ^ key for i in range(16)]
 
 # ---- simulate: 4 blocks in transposed BE layout -------------------------
 def sm4_ref(rk, blk):
@@ -143,12 +158,13 @@ def sm4_sim(rk, blocks):
         rkb = list(rk[i].to_bytes(4, "big")) * 4
         rkp = lookup(TRK, rkb)
         x = xorv(xorv(xorv(W[1], W[2]), W[3]), rkp)
-        z = aesenclast0(x)
-        a = pshufb(lookup(T0, z), P[0])
-        b8 = lookup(T8, z)
-        b = xorv(pshufb(b8, P[1]), pshufb(b8, P[2]))
-        e = pshufb(lookup(T24, z), P[3])
-        W = W[1:] + [xorv(W[0], xorv(xorv(a, b), e))]
+        z = aesenclast0(x, KEY)
+        a = lookup(T0K, z)
+        b = lookup(T8K, z)
+        c = xorv(a, b)
+        w = xorv(xorv(W[0], pshufb(a, P[0])), pshufb(b, P[1]))
+        w = xorv(w, xorv(pshufb(b, P[2]), pshufb(c, P[3])))
+        W = W[1:] + [w]
     W = [lookup(TMI, w) for w in W]
     return [bytes(sum((W[3 - j][4 * b:4 * b + 4] for j in range(4)), [])) for b in range(4)]
 
@@ -478,8 +494,7 @@ for trial in range(6):
         assert sm4x_serial_sim(rk, iv, data, cbc) == want, (trial, cbc)
 print("sm4x fused CBC/CFB simulation OK", file=sys.stderr)
 
-NAMES = (("t0", T0), ("t8", T8), ("t24", T24), ("tm", TM), ("tmi", TMI),
-         ("trk", TRK))
+NAMES = (("t0", T0K), ("t8", T8K), ("tm", TM), ("tmi", TMI), ("trk", TRK))
 XNAMES = (("rk2", XRK2), ("t11", X11), ("t12", X12), ("t21", X21),
           ("t22", X22), ("qm", XQM), ("t11m", X11M), ("t12m", X12M))
 

@@ -20,13 +20,14 @@
  * linear in S = post(z) (z = AESENCLAST output); split by the byte
  * rotations of L it is
  *	M*L(S) = T0(z) ^ rol8(T8(z)) ^ rol16(T8(z)) ^ rol24(T24(z))
- * with T0, T8, T24 byte-wise affine maps of z, each evaluated with two
- * 16-entry VPSHUFB lookups (low and high nibble).  The 2-bit rotations of
- * L are folded into those tables (a byte of rol2(U) is made of bits of
- * two neighbouring bytes of U, and M is applied to each part).  The byte
- * rotations (together with the ShiftRows fix-up) are one VPSHUFB each.
- * A round is therefore 24 vector ALU operations per register set and has
- * no shift on the critical path between two AESENCLASTs.
+ * with T0, T8, T24 byte-wise affine maps of z, T24 = T0 ^ T8; T0 and T8
+ * are each evaluated with two 16-entry VPSHUFB lookups (low and high
+ * nibble).  The 2-bit rotations of L are folded into those tables (a
+ * byte of rol2(U) is made of bits of two neighbouring bytes of U, and M
+ * is applied to each part).  The byte rotations (together with the
+ * ShiftRows fix-up) are one VPSHUFB each.  A round is therefore 22
+ * vector ALU operations per register set (9 of them shuffles or shifts)
+ * besides the round key's broadcast.
  *
  * A lone block (CBC/CFB encryption, 1-block calls) takes a different,
  * lower-latency route: see "One block at a time" below.
@@ -55,8 +56,8 @@
 .balign 32
 .Lsm4_t0_lo:
 	.rept 2
-	.byte 0x0b, 0x8d, 0xd8, 0x5e, 0x73, 0xf5, 0xa0, 0x26
-	.byte 0x17, 0x91, 0xc4, 0x42, 0x6f, 0xe9, 0xbc, 0x3a
+	.byte 0x3a, 0xbc, 0xe9, 0x6f, 0x42, 0xc4, 0x91, 0x17
+	.byte 0x26, 0xa0, 0xf5, 0x73, 0x5e, 0xd8, 0x8d, 0x0b
 	.endr
 .Lsm4_t0_hi:
 	.rept 2
@@ -65,23 +66,13 @@
 	.endr
 .Lsm4_t8_lo:
 	.rept 2
-	.byte 0x76, 0xa5, 0x7b, 0xa8, 0xd6, 0x05, 0xdb, 0x08
-	.byte 0x34, 0xe7, 0x39, 0xea, 0x94, 0x47, 0x99, 0x4a
+	.byte 0x4a, 0x99, 0x47, 0x94, 0xea, 0x39, 0xe7, 0x34
+	.byte 0x08, 0xdb, 0x05, 0xd6, 0xa8, 0x7b, 0xa5, 0x76
 	.endr
 .Lsm4_t8_hi:
 	.rept 2
 	.byte 0x00, 0xb4, 0x49, 0xfd, 0x82, 0x36, 0xcb, 0x7f
 	.byte 0xbc, 0x08, 0xf5, 0x41, 0x3e, 0x8a, 0x77, 0xc3
-	.endr
-.Lsm4_t24_lo:
-	.rept 2
-	.byte 0x7d, 0x28, 0xa3, 0xf6, 0xa5, 0xf0, 0x7b, 0x2e
-	.byte 0x23, 0x76, 0xfd, 0xa8, 0xfb, 0xae, 0x25, 0x70
-	.endr
-.Lsm4_t24_hi:
-	.rept 2
-	.byte 0x00, 0x5f, 0x95, 0xca, 0x72, 0x2d, 0xe7, 0xb8
-	.byte 0x71, 0x2e, 0xe4, 0xbb, 0x03, 0x5c, 0x96, 0xc9
 	.endr
 .Lsm4_tm_lo:
 	.rept 2
@@ -268,9 +259,9 @@
 	.rept 32
 	.byte 0x0f
 	.endr
-/* The all-zero AESENCLAST round key (32 bytes: VAES reads a ymm). */
+/* The all-zero AESENCLAST round key of the key expansion. */
 .Lsm4_zero:
-	.octa 0, 0
+	.octa 0
 
 .text
 
@@ -305,71 +296,126 @@
 .endm
 
 /*
- * SM4_AESENCLAST0 v, r, t
- * \r = SubBytes(ShiftRows(\r)) per 128-bit lane.  Plain AVX2 has no
- * 256-bit AESENCLAST, so ymm is done as two xmm halves; with VAES
+ * The round's constants, \isreg == 1: in vector registers (numbers \key,
+ * \tbl, \mask), as the bulk core keeps them (SM4_ROUND_CONSTS); 0: memory
+ * operands (the CTR batch of ccm, which has no registers to spare).
+ */
+
+/*
+ * SM4_AESENCLAST0 v, r, t, isreg, key
+ * \r = SubBytes(ShiftRows(\r)) ^ \key per 128-bit lane.  Plain AVX2 has
+ * no 256-bit AESENCLAST, so ymm is done as two xmm halves; with VAES
  * (SM4_VAES defined: sm4-vaes-avx2-asm_64.S) one VEX.256 VAESENCLAST
  * does both lanes.  Clobbers \t (ymm without VAES only).
  */
-.macro SM4_AESENCLAST0 v, r, t
+.macro SM4_AESENCLAST0 v, r, t, isreg, key
 .ifc \v, xmm
-	vaesenclast	.Lsm4_zero(%rip), %xmm\r, %xmm\r
+	SM4_AESENCLAST_OP	xmm, \r, \isreg, \key
 .else
 #ifdef SM4_VAES
-	vaesenclast	.Lsm4_zero(%rip), %ymm\r, %ymm\r
+	SM4_AESENCLAST_OP	ymm, \r, \isreg, \key
 #else
 	vextracti128	$1, %ymm\r, %xmm\t
-	vaesenclast	.Lsm4_zero(%rip), %xmm\r, %xmm\r
-	vaesenclast	.Lsm4_zero(%rip), %xmm\t, %xmm\t
+	SM4_AESENCLAST_OP	xmm, \r, \isreg, \key
+	SM4_AESENCLAST_OP	xmm, \t, \isreg, \key
 	vinserti128	$1, %xmm\t, %ymm\r, %ymm\r
 #endif
 .endif
 .endm
 
+.macro SM4_AESENCLAST_OP v, r, isreg, key
+.if \isreg
+	vaesenclast	%\v\key, %\v\r, %\v\r
+.else
+	vaesenclast	\key, %\v\r, %\v\r
+.endif
+.endm
+
+/* SM4_LOOKUP_TBL v, isreg, tbl, idx, dst: \dst = table \tbl by \idx. */
+.macro SM4_LOOKUP_TBL v, isreg, tbl, idx, dst
+.if \isreg
+	vpshufb		%\v\idx, %\v\tbl, %\v\dst
+.else
+	vmovdqa		\tbl, %\v\dst
+	vpshufb		%\v\idx, %\v\dst, %\v\dst
+.endif
+.endm
+
+/* SM4_AND_MASK v, isreg, mask, r: \r &= 0x0f in every byte. */
+.macro SM4_AND_MASK v, isreg, mask, r
+.if \isreg
+	vpand		%\v\mask, %\v\r, %\v\r
+.else
+	vpand		\mask, %\v\r, %\v\r
+.endif
+.endm
+
 /*
- * SM4_ROUND v, w0, w1, w2, w3, rk
+ * SM4_ROUND_CONSTS v: the bulk core's round constants into registers
+ * 12-15: the nibble mask (12), which is also AESENCLAST's round key, and
+ * three of the four lookup tables.
+ */
+.macro SM4_ROUND_CONSTS v
+	vmovdqa		.Lsm4_mask_0f(%rip), %\v\()12
+	vmovdqa		.Lsm4_t0_lo(%rip), %\v\()13
+	vmovdqa		.Lsm4_t0_hi(%rip), %\v\()14
+	vmovdqa		.Lsm4_t8_lo(%rip), %\v\()15
+.endm
+
+/*
+ * SM4_ROUND v, w0, w1, w2, w3, consts, rk
  * One round on one register set in the M-domain:
  *	\w0 ^= M*L(S(\w1 ^ \w2 ^ \w3 ^ rk))
  * Inputs: \w0-\w3 (state words), \rk (memory operand: transformed round
- * key dword).  \w3 must be the most recently written word: it is read
+ * key dword); \consts: reg (registers 12-15 as SM4_ROUND_CONSTS leaves
+ * them) or mem.  \w3 must be the most recently written word: it is read
  * last so that only one XOR precedes AESENCLAST on the critical path.
- * Clobbers 8-12.
+ *
+ * AESENCLAST's round key is the nibble mask, so its output is z ^ 0x0f..
+ * with z = SubBytes(ShiftRows(x)); the low-nibble tables are indexed by
+ * the complemented nibble and give T0(z) and T8(z) all the same.  The
+ * round adds rot0(a) ^ rot8(b) ^ rot16(b) ^ rot24(a ^ b) with a = T0(z),
+ * b = T8(z) (T24 = T0 ^ T8, tools/gen-sm4-aesni-tables.py), the longest
+ * path (a ^ b and its rotation) last.  Clobbers 8-11.
  */
-.macro SM4_ROUND v, w0, w1, w2, w3, rk
+.macro SM4_ROUND v, w0, w1, w2, w3, consts, rk:vararg
+.ifc \consts, reg
+	SM4_ROUND_BODY	\v, \w0, \w1, \w2, \w3, 1, 12, 13, 14, 15, \rk
+.else
+	SM4_ROUND_BODY	\v, \w0, \w1, \w2, \w3, 0, .Lsm4_mask_0f(%rip), \
+			.Lsm4_t0_lo(%rip), .Lsm4_t0_hi(%rip), \
+			.Lsm4_t8_lo(%rip), \rk
+.endif
+.endm
+
+.macro SM4_ROUND_BODY v, w0, w1, w2, w3, isreg, km, t0lo, t0hi, t8lo, rk:vararg
 	vbroadcastss	\rk, %\v\()8
 	vpxor		%\v\w1, %\v\()8, %\v\()8
 	vpxor		%\v\w2, %\v\()8, %\v\()8
 	vpxor		%\v\w3, %\v\()8, %\v\()8
-	SM4_AESENCLAST0	\v, 8, 9
-	vpsrld		$4, %\v\()8, %\v\()10
-	vpand		.Lsm4_mask_0f(%rip), %\v\()8, %\v\()9
-	vpand		.Lsm4_mask_0f(%rip), %\v\()10, %\v\()10
-	/* T0, rotated by 0 */
-	vmovdqa		.Lsm4_t0_lo(%rip), %\v\()11
-	vpshufb		%\v\()9, %\v\()11, %\v\()11
-	vmovdqa		.Lsm4_t0_hi(%rip), %\v\()12
-	vpshufb		%\v\()10, %\v\()12, %\v\()12
-	vpxor		%\v\()12, %\v\()11, %\v\()11
-	vpshufb		.Lsm4_p0(%rip), %\v\()11, %\v\()11
-	/* T8, rotated by 8 and by 16 */
-	vmovdqa		.Lsm4_t8_lo(%rip), %\v\()12
-	vpshufb		%\v\()9, %\v\()12, %\v\()12
+	SM4_AESENCLAST0	\v, 8, 9, \isreg, \km
+	vpsrld		$4, %\v\()8, %\v\()9
+	SM4_AND_MASK	\v, \isreg, \km, 8
+	SM4_AND_MASK	\v, \isreg, \km, 9
+	/* a = T0(z) into 10 */
+	SM4_LOOKUP_TBL	\v, \isreg, \t0lo, 8, 10
+	SM4_LOOKUP_TBL	\v, \isreg, \t0hi, 9, 11
+	vpxor		%\v\()11, %\v\()10, %\v\()10
+	/* b = T8(z) into 11 */
+	SM4_LOOKUP_TBL	\v, \isreg, \t8lo, 8, 11
 	vmovdqa		.Lsm4_t8_hi(%rip), %\v\()8
-	vpshufb		%\v\()10, %\v\()8, %\v\()8
-	vpxor		%\v\()8, %\v\()12, %\v\()12
-	vpshufb		.Lsm4_p8(%rip), %\v\()12, %\v\()8
-	vpshufb		.Lsm4_p16(%rip), %\v\()12, %\v\()12
-	vpxor		%\v\()8, %\v\()11, %\v\()11
-	/* T24, rotated by 24 */
-	vmovdqa		.Lsm4_t24_lo(%rip), %\v\()8
 	vpshufb		%\v\()9, %\v\()8, %\v\()8
-	vmovdqa		.Lsm4_t24_hi(%rip), %\v\()9
-	vpshufb		%\v\()10, %\v\()9, %\v\()9
-	vpxor		%\v\()9, %\v\()8, %\v\()8
-	vpshufb		.Lsm4_p24(%rip), %\v\()8, %\v\()8
-	vpxor		%\v\()12, %\v\()8, %\v\()8
 	vpxor		%\v\()8, %\v\()11, %\v\()11
-	vpxor		%\v\()11, %\v\w0, %\v\w0
+	/* T24(z) = a ^ b into 8; the rotations */
+	vpxor		%\v\()10, %\v\()11, %\v\()8
+	vpshufb		.Lsm4_p0(%rip), %\v\()10, %\v\()10
+	vpshufb		.Lsm4_p8(%rip), %\v\()11, %\v\()9
+	vpxor		%\v\()10, %\v\w0, %\v\w0
+	vpshufb		.Lsm4_p16(%rip), %\v\()11, %\v\()11
+	vpxor		%\v\()9, %\v\w0, %\v\w0
+	vpshufb		.Lsm4_p24(%rip), %\v\()8, %\v\()8
+	vpxor		%\v\()11, %\v\()8, %\v\()8
+	vpxor		%\v\()8, %\v\w0, %\v\w0
 .endm
 
 /*
@@ -377,9 +423,12 @@
  * Encrypt (or decrypt, with rkey_dec) the units in registers 0-3
  * (\sets == 1) or 0-7 (\sets == 2) in place.
  * Inputs: %r9 = 128 bytes of transformed round keys (SM4_PREP_KEYS).
- * Clobbers %rax, vector registers 8-12.
+ * Clobbers %rax, vector registers 8-12, 14, 15; keeps 13 in the frame's
+ * SM4_FRAME_SAVE slot meanwhile.
  */
 .macro SM4_CORE v, sets
+	vmovdqu		%\v\()13, SM4_FRAME_SAVE(%r9)
+	SM4_ROUND_CONSTS \v
 	SM4_SETS_IN	\v, \sets
 	.irp r, 0, 1, 2, 3, 4, 5, 6, 7
 	.if \r < 4 * \sets
@@ -388,21 +437,21 @@
 	.endr
 	mov		$-128, %rax
 .Lsm4_core_loop\@:
-	SM4_ROUND	\v, 0, 1, 2, 3, "128(%r9,%rax)"
+	SM4_ROUND	\v, 0, 1, 2, 3, reg, 128(%r9,%rax)
 .if \sets == 2
-	SM4_ROUND	\v, 4, 5, 6, 7, "128(%r9,%rax)"
+	SM4_ROUND	\v, 4, 5, 6, 7, reg, 128(%r9,%rax)
 .endif
-	SM4_ROUND	\v, 1, 2, 3, 0, "132(%r9,%rax)"
+	SM4_ROUND	\v, 1, 2, 3, 0, reg, 132(%r9,%rax)
 .if \sets == 2
-	SM4_ROUND	\v, 5, 6, 7, 4, "132(%r9,%rax)"
+	SM4_ROUND	\v, 5, 6, 7, 4, reg, 132(%r9,%rax)
 .endif
-	SM4_ROUND	\v, 2, 3, 0, 1, "136(%r9,%rax)"
+	SM4_ROUND	\v, 2, 3, 0, 1, reg, 136(%r9,%rax)
 .if \sets == 2
-	SM4_ROUND	\v, 6, 7, 4, 5, "136(%r9,%rax)"
+	SM4_ROUND	\v, 6, 7, 4, 5, reg, 136(%r9,%rax)
 .endif
-	SM4_ROUND	\v, 3, 0, 1, 2, "140(%r9,%rax)"
+	SM4_ROUND	\v, 3, 0, 1, 2, reg, 140(%r9,%rax)
 .if \sets == 2
-	SM4_ROUND	\v, 7, 4, 5, 6, "140(%r9,%rax)"
+	SM4_ROUND	\v, 7, 4, 5, 6, reg, 140(%r9,%rax)
 .endif
 	add		$16, %rax
 	jnz		.Lsm4_core_loop\@
@@ -412,6 +461,7 @@
 	.endif
 	.endr
 	SM4_SETS_OUT	\v, \sets
+	vmovdqu		SM4_FRAME_SAVE(%r9), %\v\()13
 .endm
 
 /* ---- One block at a time: the sm4x core ---------------------------------- */
@@ -1241,7 +1291,7 @@ SYM_FUNC_END(sm4x_core_kk)
 /*
  * SM4X_CTR_ROUND v: the next round of the CTR batch: X[j+4] = X[j] ^
  * M*L(S(X[j+1] ^ X[j+2] ^ X[j+3] ^ rk[j])) with X[j..j+3] the slots at
- * %r11 and rk[j] at %r10 (both advanced).  Clobbers 4-12.
+ * %r11 and rk[j] at %r10 (both advanced).  Clobbers 4-11.
  */
 .macro SM4X_CTR_ROUND v
 	SM4X_CCM_N	\v
@@ -1249,7 +1299,7 @@ SYM_FUNC_END(sm4x_core_kk)
 	vmovdqa		(2 * .Lsm4x_w)(%r11), %\v\()6
 	vmovdqa		(3 * .Lsm4x_w)(%r11), %\v\()7
 	vmovdqa		(%r11), %\v\()4
-	SM4_ROUND	\v, 4, 5, 6, 7, "(%r10)"
+	SM4_ROUND	\v, 4, 5, 6, 7, mem, (%r10)
 	vmovdqa		%\v\()4, (4 * .Lsm4x_w)(%r11)
 	add		$.Lsm4x_w, %r11
 	add		$4, %r10
