@@ -253,12 +253,13 @@ static unsigned int op_mov(struct ev_args *x, const struct ev_form *f)
 	return x->vl;
 }
 
+/* p: 0 XOR (VPXORD, VPXORQ), 1 AND (VPANDQ). */
 static unsigned int op_xor(struct ev_args *x, const struct ev_form *f)
 {
 	unsigned int i;
 
 	for (i = 0; i < x->vl; i++)
-		x->r[i] = x->a[i] ^ x->b[i];
+		x->r[i] = f->p ? x->a[i] & x->b[i] : x->a[i] ^ x->b[i];
 	return x->vl;
 }
 
@@ -530,6 +531,8 @@ static unsigned int op_bcast(struct ev_args *x, const struct ev_form *f)
 static const struct ev_form forms[] = {
 	/* 66 0F */
 	FORM("vpxord", 1, 1, 0xef, 0, -1, D_REG, 4, 4, 0, F_SRC1, op_xor, 0),
+	FORM("vpxorq", 1, 1, 0xef, 1, -1, D_REG, 8, 8, 0, F_SRC1, op_xor, 0),
+	FORM("vpandq", 1, 1, 0xdb, 1, -1, D_REG, 8, 8, 0, F_SRC1, op_xor, 1),
 	FORM("vpaddq", 1, 1, 0xd4, 1, -1, D_REG, 8, 8, 0, F_SRC1, op_addsubq, 0),
 	FORM("vpsubq", 1, 1, 0xfb, 1, -1, D_REG, 8, 8, 0, F_SRC1, op_addsubq, 1),
 	FORM("vpaddb", 1, 1, 0xfc, -1, -1, D_REG, 1, 0, 0, F_SRC1, op_addsubb, 0),
@@ -555,6 +558,8 @@ static const struct ev_form forms[] = {
 	/* F3 0F */
 	FORM("vmovdqu32", 1, 2, 0x6f, 0, -1, D_REG, 4, 0, 0, 0, op_mov, 0),
 	FORM("vmovdqu32", 1, 2, 0x7f, 0, -1, D_RM, 4, 0, 0, 0, op_mov, 0),
+	FORM("vmovdqu64", 1, 2, 0x6f, 1, -1, D_REG, 8, 0, 0, 0, op_mov, 0),
+	FORM("vmovdqu64", 1, 2, 0x7f, 1, -1, D_RM, 8, 0, 0, 0, op_mov, 0),
 	/* 66 0F38 */
 	FORM("vpshufb", 2, 1, 0x00, -1, -1, D_REG, 1, 0, 0, F_SRC1, op_pshufb, 0),
 	FORM("vpbroadcastq", 2, 1, 0x59, 1, -1, D_REG, 8, 0, 8, 0, op_bcast, 0),

@@ -5,10 +5,10 @@
  *
  *   evex-emu-test [--iters N]
  *
- * Every instruction form the GFNI/AVX-512 backend uses (and a few
- * neighbours: other VLs, merging where the backend zeroes) runs as the
- * assembler encodes it, on random registers, masks and memory, under the
- * emulator, and its result is compared with an oracle:
+ * Every instruction form the GFNI/AVX-512 and SM4-NI/AVX10 backends use
+ * (and a few neighbours: other VLs, merging where a backend zeroes) runs
+ * as the assembler encodes it, on random registers, masks and memory,
+ * under the emulator, and its result is compared with an oracle:
  *   native  the VEX twin on this CPU (real silicon): the same operation on
  *	    ymm (xmm), applied to each 256-bit half of a zmm; or, for
  *	    VPRORD and VPTERNLOGD 0x96, the same function composed of native
@@ -282,6 +282,7 @@ static void m_insert(const struct vregs *v, const struct etest *t,
 /* ---- The forms ----------------------------------------------------- */
 
 NAT(n_pxor, "vpxor %%ymm2, %%ymm1, %%ymm3")
+NAT(n_pand, "vpand %%ymm2, %%ymm1, %%ymm3")
 NAT(n_paddq, "vpaddq %%ymm2, %%ymm1, %%ymm3")
 NAT(n_psubq, "vpsubq %%ymm2, %%ymm1, %%ymm3")
 NAT(n_paddb, "vpaddb %%ymm2, %%ymm1, %%ymm3")
@@ -327,6 +328,10 @@ NAT(n_perm2i128, "vperm2i128 $0x21, %%ymm2, %%ymm1, %%ymm3")
 #define B4 "(%%rdx)%{1to16%}"
 
 EMU_HI(e_pxord_z, "vpxord %%zmm26, %%zmm17, %%zmm21")
+EMU_HI(e_pxorq_z, "vpxorq %%zmm26, %%zmm17, %%zmm21")
+EMU_LO(e_pxorq_z_lo, "vpxorq %%zmm12, %%zmm3, %%zmm9")
+EMU_HI(e_pandq_z, "vpandq %%zmm26, %%zmm17, %%zmm21")
+EMU_HI(e_pandq_zrip, "vpandq evex_test_rip(%%rip), %%zmm17, %%zmm21")
 EMU_LO(e_pxord_z_lo, "vpxord %%zmm12, %%zmm3, %%zmm9")
 EMU_HI(e_pxord_x, "vpxord %%xmm26, %%xmm17, %%xmm21")
 EMU_HI(e_pxord_ykm, "vpxord %%ymm26, %%ymm17, %%ymm21%{%%k5%}")
@@ -391,6 +396,9 @@ EMU_LO(e_movu_zmkz, "vmovdqu32 192(%%rdx), %%zmm9%{%%k2%}%{z%}")
 EMU_HI(e_movu_xmkz, "vmovdqu32 16(%%rdx), %%xmm21%{%%k5%}%{z%}")
 EMU_HI(e_movu_ymk, "vmovdqu32 36(%%rdx), %%ymm21%{%%k5%}")
 EMU_HI(e_movu_xm, "vmovdqu32 (%%rdx), %%xmm21")
+EMU_HI(e_movu64_zm, "vmovdqu64 64(%%rdx), %%zmm21")
+EMU_HI(e_movu64_zrip, "vmovdqu64 evex_test_rip(%%rip), %%zmm21")
+EMU_HI(e_movu64_st_z, "vmovdqu64 %%zmm26, -64(%%rdx)")
 EMU_HI(e_mova_zz, "vmovdqa64 %%zmm26, %%zmm21")
 EMU_LO(e_mova_xx, "vmovdqa64 %%xmm12, %%xmm9")
 EMU_HI(e_mova_zm, "vmovdqa64 64(%%rdx), %%zmm21")
@@ -450,6 +458,10 @@ NAT(n_sm4key4, ".byte 0xc4, 0xe2, 0x76, 0xda, 0xda")
 
 static const struct etest tests[] = {
 	E("vpxord zmm", e_pxord_z, 64, 4, 0, 0, 0, n_pxor, NULL, 0, 0),
+	E("vpxorq zmm", e_pxorq_z, 64, 8, 0, 0, 0, n_pxor, NULL, 0, 0),
+	E("vpxorq zmm (zmm0-15)", e_pxorq_z_lo, 64, 8, 0, 0, 0, n_pxor, NULL, 0, 0),
+	E("vpandq zmm", e_pandq_z, 64, 8, 0, 0, 0, n_pand, NULL, 0, 0),
+	E("vpandq RIP-relative m512", e_pandq_zrip, 64, 8, T_RIP, 0, 0, n_pand, NULL, 0, 0),
 	E("vpxord zmm (zmm0-15)", e_pxord_z_lo, 64, 4, 0, 0, 0, n_pxor, NULL, 0, 0),
 	E("vpxord xmm", e_pxord_x, 16, 4, 0, 0, 0, n_pxor, NULL, 0, 0),
 	E("vpxord ymm {k}", e_pxord_ykm, 32, 4, MK, 0, 0, n_pxor, NULL, 0, 0),
@@ -514,6 +526,9 @@ static const struct etest tests[] = {
 	E("vmovdqu32 m128 {k}{z}", e_movu_xmkz, 16, 4, M_B | MKZ, 0, 16, n_mov, NULL, 0, 0),
 	E("vmovdqu32 m256 {k}", e_movu_ymk, 32, 4, M_B | MK, 0, 36, n_mov, NULL, 0, 0),
 	E("vmovdqu32 m128", e_movu_xm, 16, 4, M_B, 0, 0, n_mov, NULL, 0, 0),
+	E("vmovdqu64 m512", e_movu64_zm, 64, 8, M_B, 0, 64, n_mov, NULL, 0, 0),
+	E("vmovdqu64 RIP m512", e_movu64_zrip, 64, 8, T_RIP, 0, 0, n_mov, NULL, 0, 0),
+	E("vmovdqu64 zmm to m512", e_movu64_st_z, 64, 8, T_STORE, 0, -64, n_mov, NULL, 0, 0),
 	E("vmovdqa64 zmm", e_mova_zz, 64, 8, 0, 0, 0, n_mov, NULL, 0, 0),
 	E("vmovdqa64 xmm", e_mova_xx, 16, 8, 0, 0, 0, n_mov, NULL, 0, 0),
 	E("vmovdqa64 m512", e_mova_zm, 64, 8, M_B, 0, 64, n_mov, NULL, 0, 0),
