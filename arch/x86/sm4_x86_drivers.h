@@ -92,9 +92,9 @@
 #elif defined(SM4_X86_DRIVER_vaes_avx2)
 /*
  * module sm4-vaes-avx2-x86_64: sm4-aesni-avx2's code with the S-box of a
- * ymm register in one VEX.256 VAESENCLAST (VAES), 16 blocks; priority
- * between aesni-avx2 and gfni-avx2, so it serves the CPUs with VAES and
- * no GFNI (AMD Zen 3).
+ * ymm register in one VEX.256 VAESENCLAST (VAES), 16 blocks, and GHASH
+ * on ymm (VPCLMULQDQ); priority between aesni-avx2 and gfni-avx2, so it
+ * serves the CPUs with VAES and no GFNI (AMD Zen 3).
  */
 #define SM4_X86_PREFIX		sm4_vaes_avx2
 #define SM4_X86_EXPAND_KEY	sm4_vaes_avx2_expand_key
@@ -110,7 +110,7 @@
 #define SM4_X86_NEEDS		0
 #define SM4_X86_MACS		1
 #define SM4_X86_CCM_SHORT	14
-#define SM4_X86_GCM_CLMUL	PCLMULQDQ
+#define SM4_X86_GCM_CLMUL	VPCLMULQDQ
 #define SM4_X86_GCM_SHORT	15
 #define SM4_X86_DESCRIPTION	"SM4 ECB/CBC/CFB/CTR/XTS/CTS, GCM, CCM and CBCMAC/CMAC/XCBC, AES-NI/AVX2/VAES accelerated"
 
