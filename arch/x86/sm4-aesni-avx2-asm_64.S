@@ -15,17 +15,6 @@
 #define SM4_AVX2_FN(name)	sm4_aesni_avx2_##name
 #endif
 
-/*
- * GHASH's register width: xmm (PCLMULQDQ); with VAES, ymm (VPCLMULQDQ,
- * which the vaes-avx2 driver requires for its gcm(sm4), and which every
- * CPU with VAES has).
- */
-#ifdef SM4_VAES
-#define SM4_AVX2_GV		ymm
-#else
-#define SM4_AVX2_GV		xmm
-#endif
-
 #include <linux/linkage.h>
 #include <linux/cfi_types.h>
 #include <asm/frame.h>
@@ -82,18 +71,37 @@ SYM_TYPED_FUNC_START(SM4_AVX2_FN(cfb_enc))
 	SM4X_SERIAL	cfb_enc
 SYM_FUNC_END(SM4_AVX2_FN(cfb_enc))
 
-/* gcm(sm4): GHASH on SM4_AVX2_GV (include/sm4/gcm.h). */
+/* gcm(sm4): GHASH with PCLMULQDQ on xmm (include/sm4/gcm.h). */
 SYM_TYPED_FUNC_START(SM4_AVX2_FN(gcm_init))
 	SM4_GCM_INIT_FUNC
 SYM_FUNC_END(SM4_AVX2_FN(gcm_init))
 
 SYM_TYPED_FUNC_START(SM4_AVX2_FN(ghash))
-	SM4_GHASH_FUNC	ymm, SM4_AVX2_GV
+	SM4_GHASH_FUNC	ymm, xmm
 SYM_FUNC_END(SM4_AVX2_FN(ghash))
 
 SYM_TYPED_FUNC_START(SM4_AVX2_FN(gcm_enc))
-	SM4_GCM_FUNC	ymm, SM4_AVX2_GV
+	SM4_GCM_FUNC	ymm, xmm
 SYM_FUNC_END(SM4_AVX2_FN(gcm_enc))
+
+#ifdef SM4_VAES
+/*
+ * The same with GHASH on ymm (VPCLMULQDQ, two blocks a multiplication),
+ * sm4_vaes_avx2_wide_*: the glue's pick where the CPU has VPCLMULQDQ
+ * (SM4_X86_GCM_WIDE).  The table is the same.
+ */
+SYM_TYPED_FUNC_START(SM4_AVX2_FN(wide_gcm_init))
+	SM4_GCM_INIT_FUNC
+SYM_FUNC_END(SM4_AVX2_FN(wide_gcm_init))
+
+SYM_TYPED_FUNC_START(SM4_AVX2_FN(wide_ghash))
+	SM4_GHASH_FUNC	ymm, ymm
+SYM_FUNC_END(SM4_AVX2_FN(wide_ghash))
+
+SYM_TYPED_FUNC_START(SM4_AVX2_FN(wide_gcm_enc))
+	SM4_GCM_FUNC	ymm, ymm
+SYM_FUNC_END(SM4_AVX2_FN(wide_gcm_enc))
+#endif
 
 /* The CBC-MAC of cbcmac/cmac/xcbc/ccm(sm4) (include/sm4/mac.h). */
 SYM_TYPED_FUNC_START(SM4_AVX2_FN(cbcmac))

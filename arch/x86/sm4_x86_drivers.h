@@ -37,6 +37,10 @@
  * SM4_X86_GHASH_KA	optional, with it: the GHASH function (of the same
  *			table) that AMD's and Hygon's cores get instead of
  *			<prefix>_ghash
+ * SM4_X86_GCM_WIDE	optional, with SM4_X86_GCM_CLMUL: an X86_FEATURE_*
+ *			with which the CPU gets the gcm functions of
+ *			SM4_X86_GCM_WIDE_PREFIX (init, ghash, gcm_enc: a
+ *			wider GHASH, the same table) instead
  * SM4_X86_DESCRIPTION	MODULE_DESCRIPTION
  *
  * The block counts are those of the widest batch of the mode bodies
@@ -93,8 +97,9 @@
 /*
  * module sm4-vaes-avx2-x86_64: sm4-aesni-avx2's code with the S-box of a
  * ymm register in one VEX.256 VAESENCLAST (VAES), 16 blocks, and GHASH
- * on ymm (VPCLMULQDQ); priority between aesni-avx2 and gfni-avx2, so it
- * serves the CPUs with VAES and no GFNI (AMD Zen 3).
+ * on ymm where the CPU has VPCLMULQDQ (every VAES CPU does; QEMU's TCG
+ * does not); priority between aesni-avx2 and gfni-avx2, so it serves the
+ * CPUs with VAES and no GFNI (AMD Zen 3).
  */
 #define SM4_X86_PREFIX		sm4_vaes_avx2
 #define SM4_X86_EXPAND_KEY	sm4_vaes_avx2_expand_key
@@ -110,7 +115,9 @@
 #define SM4_X86_NEEDS		0
 #define SM4_X86_MACS		1
 #define SM4_X86_CCM_SHORT	14
-#define SM4_X86_GCM_CLMUL	VPCLMULQDQ
+#define SM4_X86_GCM_CLMUL	PCLMULQDQ
+#define SM4_X86_GCM_WIDE	VPCLMULQDQ
+#define SM4_X86_GCM_WIDE_PREFIX	sm4_vaes_avx2_wide
 #define SM4_X86_GCM_SHORT	15
 #define SM4_X86_DESCRIPTION	"SM4 ECB/CBC/CFB/CTR/XTS/CTS, GCM, CCM and CBCMAC/CMAC/XCBC, AES-NI/AVX2/VAES accelerated"
 

@@ -56,18 +56,9 @@ SM4_DEFINE_GCM_OPS(sm4_x86_gcm_ops, SM4_X86_PREFIX, SM4_X86_GCM_SHORT);
 SM4_DEFINE_GCM_OPS_GHASH(sm4_x86_gcm_ka_ops, SM4_X86_PREFIX, SM4_X86_GHASH_KA,
 			 SM4_X86_GCM_SHORT);
 #endif
-
-#ifdef SM4_X86_GCM_CLMUL
-/* The GHASH functions for this CPU (SM4_X86_GHASH_KA: AMD's cores). */
-static const struct sm4_gcm_ops *sm4_x86_gcm_pick(void)
-{
-#ifdef SM4_X86_GHASH_KA
-	if (boot_cpu_data.x86_vendor == X86_VENDOR_AMD ||
-	    boot_cpu_data.x86_vendor == X86_VENDOR_HYGON)
-		return &sm4_x86_gcm_ka_ops;
-#endif
-	return &sm4_x86_gcm_ops;
-}
+#ifdef SM4_X86_GCM_WIDE
+SM4_DEFINE_GCM_OPS(sm4_x86_gcm_wide_ops, SM4_X86_GCM_WIDE_PREFIX,
+		   SM4_X86_GCM_SHORT);
 #endif
 
 /*
@@ -117,6 +108,26 @@ struct sm4_x86_feature {
 #define __SM4_X86_FEATURE_BIT(f)	X86_FEATURE_##f
 
 static const struct sm4_x86_feature sm4_x86_features[] = SM4_X86_FEATURES;
+
+#ifdef SM4_X86_GCM_CLMUL
+/*
+ * The GHASH functions for this CPU (SM4_X86_GHASH_KA: AMD's cores;
+ * SM4_X86_GCM_WIDE: CPUs with that feature).
+ */
+static const struct sm4_gcm_ops *sm4_x86_gcm_pick(void)
+{
+#ifdef SM4_X86_GHASH_KA
+	if (boot_cpu_data.x86_vendor == X86_VENDOR_AMD ||
+	    boot_cpu_data.x86_vendor == X86_VENDOR_HYGON)
+		return &sm4_x86_gcm_ka_ops;
+#endif
+#ifdef SM4_X86_GCM_WIDE
+	if (boot_cpu_has(SM4_X86_FEATURE_BIT(SM4_X86_GCM_WIDE)))
+		return &sm4_x86_gcm_wide_ops;
+#endif
+	return &sm4_x86_gcm_ops;
+}
+#endif
 
 /*
  * The EVEX forms of VSM4RNDS4/VSM4KEY4 are not covered by the SM4 bit

@@ -486,17 +486,18 @@ check_proc_crypto()
 }
 
 # check_gcm_registered TAG MODULE: the x86 drivers register gcm(sm4)
-# exactly when the CPU multiplies carry-less (PCLMULQDQ for aesni-avx and
-# aesni-avx2, VPCLMULQDQ for vaes-avx2, gfni-avx2 and gfni-avx512; the
-# last needs it to load at all).
+# exactly when the CPU multiplies carry-less (PCLMULQDQ for the AES-NI
+# drivers, vaes-avx2 then taking its ymm GHASH where there is VPCLMULQDQ
+# too; VPCLMULQDQ for gfni-avx2 and gfni-avx512, the latter needs it to
+# load at all).
 check_gcm_registered()
 {
 	local tag=$1 m=$2 flag= want have=no
 
 	case $m in
-	sm4_aesni_avx_x86_64|sm4_aesni_avx2_x86_64) flag=pclmulqdq ;;
-	sm4_vaes_avx2_x86_64|sm4_gfni_avx2_x86_64|sm4_gfni_avx512_x86_64)
-		flag=vpclmulqdq ;;
+	sm4_aesni_avx_x86_64|sm4_aesni_avx2_x86_64|sm4_vaes_avx2_x86_64)
+		flag=pclmulqdq ;;
+	sm4_gfni_avx2_x86_64|sm4_gfni_avx512_x86_64) flag=vpclmulqdq ;;
 	*) return 0 ;;
 	esac
 	want=no

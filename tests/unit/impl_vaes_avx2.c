@@ -18,6 +18,8 @@ SM4_TEST_X86_EXPANDKEY(sm4_vaes_avx2_expandkey, sm4_vaes_avx2_expand_key);
 SM4_DEFINE_MAC_OPS(sm4_vaes_avx2_mac_ops, sm4_vaes_avx2, SM4_X86_CCM_SHORT);
 SM4_DEFINE_GCM_OPS(sm4_vaes_avx2_gcm_ops, sm4_vaes_avx2,
 		   SM4_X86_GCM_SHORT);
+SM4_DEFINE_GCM_OPS(sm4_vaes_avx2_wide_gcm_ops, sm4_vaes_avx2_wide,
+		   SM4_X86_GCM_SHORT);
 
 static bool vaes_avx2_available(void)
 {
@@ -36,3 +38,16 @@ static struct sm4_test_impl vaes_avx2_impl = {
 	.available = vaes_avx2_available,
 };
 SM4_TEST_IMPL(vaes_avx2_impl);
+
+/*
+ * .gcm as the glue picks it for this CPU (GHASH on ymm with VPCLMULQDQ),
+ * .gcm_alt the other (xmm, PCLMULQDQ), where the CPU can run it.
+ */
+static void __attribute__((constructor)) vaes_avx2_pick_gcm(void)
+{
+	__builtin_cpu_init();
+	if (__builtin_cpu_supports("vpclmulqdq")) {
+		vaes_avx2_impl.gcm = &sm4_vaes_avx2_wide_gcm_ops;
+		vaes_avx2_impl.gcm_alt = &sm4_vaes_avx2_gcm_ops;
+	}
+}
