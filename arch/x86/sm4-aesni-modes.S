@@ -310,24 +310,25 @@
  */
 .macro SM4_AESENCLAST0 v, r, t, isreg, key
 .ifc \v, xmm
-	SM4_AESENCLAST_OP	xmm, \r, \isreg, \key
+	SM4_OP_RM	vaesenclast, xmm, \r, \isreg, \key
 .else
 #ifdef SM4_VAES
-	SM4_AESENCLAST_OP	ymm, \r, \isreg, \key
+	SM4_OP_RM	vaesenclast, ymm, \r, \isreg, \key
 #else
 	vextracti128	$1, %ymm\r, %xmm\t
-	SM4_AESENCLAST_OP	xmm, \r, \isreg, \key
-	SM4_AESENCLAST_OP	xmm, \t, \isreg, \key
+	SM4_OP_RM	vaesenclast, xmm, \r, \isreg, \key
+	SM4_OP_RM	vaesenclast, xmm, \t, \isreg, \key
 	vinserti128	$1, %xmm\t, %ymm\r, %ymm\r
 #endif
 .endif
 .endm
 
-.macro SM4_AESENCLAST_OP v, r, isreg, key
+/* SM4_OP_RM op, v, r, isreg, src: \r = \op(\src, \r), \src as above. */
+.macro SM4_OP_RM op, v, r, isreg, src
 .if \isreg
-	vaesenclast	%\v\key, %\v\r, %\v\r
+	\op		%\v\src, %\v\r, %\v\r
 .else
-	vaesenclast	\key, %\v\r, %\v\r
+	\op		\src, %\v\r, %\v\r
 .endif
 .endm
 
@@ -338,15 +339,6 @@
 .else
 	vmovdqa		\tbl, %\v\dst
 	vpshufb		%\v\idx, %\v\dst, %\v\dst
-.endif
-.endm
-
-/* SM4_AND_MASK v, isreg, mask, r: \r &= 0x0f in every byte. */
-.macro SM4_AND_MASK v, isreg, mask, r
-.if \isreg
-	vpand		%\v\mask, %\v\r, %\v\r
-.else
-	vpand		\mask, %\v\r, %\v\r
 .endif
 .endm
 
@@ -395,8 +387,8 @@
 	vpxor		%\v\w3, %\v\()8, %\v\()8
 	SM4_AESENCLAST0	\v, 8, 9, \isreg, \km
 	vpsrld		$4, %\v\()8, %\v\()9
-	SM4_AND_MASK	\v, \isreg, \km, 8
-	SM4_AND_MASK	\v, \isreg, \km, 9
+	SM4_OP_RM	vpand, \v, 8, \isreg, \km
+	SM4_OP_RM	vpand, \v, 9, \isreg, \km
 	/* a = T0(z) into 10 */
 	SM4_LOOKUP_TBL	\v, \isreg, \t0lo, 8, 10
 	SM4_LOOKUP_TBL	\v, \isreg, \t0hi, 9, 11
@@ -1466,7 +1458,11 @@ SYM_FUNC_END(sm4x_core_kk)
 	bswap		%r11
 	mov		%rax, (%r10)
 	mov		%r11, 8(%r10)
-	/* the bulk core's keys (and decryption's first batch) */
+	/*
+	 * the bulk core's keys (and decryption's first batch: the core
+	 * keeps register 13 at CK + SM4_FRAME_SAVE meanwhile, in CS, which
+	 * is not in use yet)
+	 */
 .ifc \mode, ccm_enc
 	lea		SM4X_CK(%r9), %r9
 	SM4_PREP_KEYS
