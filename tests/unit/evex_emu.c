@@ -13,7 +13,8 @@
  *
  * Taken: exactly the forms of the backends' objects (objdump -d), plus
  * KMOVQ r64, k for the emulator's self-test (evex_emu_test.c):
- *   EVEX: VPXORD, VPADDQ, VPSUBQ, VPADDB, VPSUBB, VPUNPCK{L,H}{BW,DQ,QDQ},
+ *   EVEX: VPXORD, VPXORQ, VPANDQ, VPADDQ, VPSUBQ, VPADDB, VPSUBB,
+ *	VPUNPCK{L,H}{BW,DQ,QDQ},
  *	VPSHUFB,
  *	VPTERNLOGD, VPRORD, VPSLLQ/VPSRLQ (imm8 and xmm count), VPSLLVQ,
  *	VPSRLVQ, VPSLLDQ, VPSRLDQ, VPSHUFD, VPCLMULQDQ, VGF2P8AFFINEQB,
@@ -21,7 +22,8 @@
  *	VSHUFI64X2, VEXTRACTI32X4, VBROADCASTI32X4, VPBROADCASTQ,
  *	VPBROADCASTD, VINSERTI64X4,
  *	VSM4RNDS4 and VSM4KEY4 (no masks, sm4ni_emu.c computes them),
- *	VMOVDQU32 and VMOVDQA64 (loads, stores, register moves); on xmm,
+ *	VMOVDQU32, VMOVDQU64 and VMOVDQA64 (loads, stores, register
+ *	moves); on xmm,
  *	ymm and zmm, register or memory
  *	operands, {k} merging and {z} zeroing where the SDM allows them,
  *	{1toN} broadcasts where it allows them;
