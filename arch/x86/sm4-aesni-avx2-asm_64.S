@@ -88,12 +88,8 @@ SYM_FUNC_END(SM4_AVX2_FN(gcm_enc))
 /*
  * The same with GHASH on ymm (VPCLMULQDQ, two blocks a multiplication),
  * sm4_vaes_avx2_wide_*: the glue's pick where the CPU has VPCLMULQDQ
- * (SM4_X86_GCM_WIDE).  The table is the same.
+ * (SM4_X86_GCM_WIDE).  The table is the same: gcm_init makes it.
  */
-SYM_TYPED_FUNC_START(SM4_AVX2_FN(wide_gcm_init))
-	SM4_GCM_INIT_FUNC
-SYM_FUNC_END(SM4_AVX2_FN(wide_gcm_init))
-
 SYM_TYPED_FUNC_START(SM4_AVX2_FN(wide_ghash))
 	SM4_GHASH_FUNC	ymm, ymm
 SYM_FUNC_END(SM4_AVX2_FN(wide_ghash))

@@ -38,9 +38,9 @@
  *			table) that AMD's and Hygon's cores get instead of
  *			<prefix>_ghash
  * SM4_X86_GCM_WIDE	optional, with SM4_X86_GCM_CLMUL: an X86_FEATURE_*
- *			with which the CPU gets the gcm functions of
- *			SM4_X86_GCM_WIDE_PREFIX (init, ghash, gcm_enc: a
- *			wider GHASH, the same table) instead
+ *			with which the CPU gets the ghash and gcm_enc of
+ *			SM4_X86_GCM_WIDE_PREFIX (a wider GHASH of the same
+ *			table, which <prefix>_gcm_init makes) instead
  * SM4_X86_DESCRIPTION	MODULE_DESCRIPTION
  *
  * The block counts are those of the widest batch of the mode bodies

@@ -125,10 +125,28 @@ asmlinkage void ghash(struct sm4_ghash *gh, const u8 *src,		\
 		      unsigned int nblocks);				\
 static const struct sm4_gcm_ops ops_name =				\
 	SM4_GCM_OPS_GHASH(prefix, ghash, blocks)
-#define SM4_GCM_OPS_GHASH(prefix, ghash_fn, blocks) {			\
-	.init		= prefix##_gcm_init,				\
+#define SM4_GCM_OPS_GHASH(prefix, ghash_fn, blocks)			\
+	SM4_GCM_OPS_FNS(prefix##_gcm_init, ghash_fn, prefix##_gcm_enc, blocks)
+/*
+ * SM4_DEFINE_GCM_OPS_WIDE(ops_name, prefix, wide, blocks): @ops_name
+ * with @wide##_ghash and @wide##_gcm_enc (declared here: the same table
+ * hashed in wider registers) and @prefix's own init, after
+ * SM4_DEFINE_GCM_OPS(..., prefix, ...).
+ */
+#define SM4_DEFINE_GCM_OPS_WIDE(ops_name, prefix, wide, blocks)	\
+	SM4_DEFINE_GCM_OPS_WIDE_(ops_name, prefix, wide, blocks)
+#define SM4_DEFINE_GCM_OPS_WIDE_(ops_name, prefix, wide, blocks)	\
+asmlinkage void wide##_ghash(struct sm4_ghash *gh, const u8 *src,	\
+			     unsigned int nblocks);			\
+asmlinkage void wide##_gcm_enc(const u32 *rk, u8 *dst, const u8 *src,	\
+			       unsigned int nblocks, u8 *ctr,		\
+			       struct sm4_ghash *gh);			\
+static const struct sm4_gcm_ops ops_name =				\
+	SM4_GCM_OPS_FNS(prefix##_gcm_init, wide##_ghash, wide##_gcm_enc, blocks)
+#define SM4_GCM_OPS_FNS(init_fn, ghash_fn, enc_fn, blocks) {		\
+	.init		= init_fn,					\
 	.ghash		= ghash_fn,					\
-	.enc		= prefix##_gcm_enc,				\
+	.enc		= enc_fn,					\
 	.short_blocks	= (blocks),					\
 }
 

@@ -18,8 +18,8 @@ SM4_TEST_X86_EXPANDKEY(sm4_vaes_avx2_expandkey, sm4_vaes_avx2_expand_key);
 SM4_DEFINE_MAC_OPS(sm4_vaes_avx2_mac_ops, sm4_vaes_avx2, SM4_X86_CCM_SHORT);
 SM4_DEFINE_GCM_OPS(sm4_vaes_avx2_gcm_ops, sm4_vaes_avx2,
 		   SM4_X86_GCM_SHORT);
-SM4_DEFINE_GCM_OPS(sm4_vaes_avx2_wide_gcm_ops, sm4_vaes_avx2_wide,
-		   SM4_X86_GCM_SHORT);
+SM4_DEFINE_GCM_OPS_WIDE(sm4_vaes_avx2_wide_gcm_ops, sm4_vaes_avx2,
+			sm4_vaes_avx2_wide, SM4_X86_GCM_SHORT);
 
 static bool vaes_avx2_available(void)
 {
