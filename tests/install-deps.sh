@@ -39,7 +39,7 @@ PKGS=(
 	gcc-aarch64-linux-gnu "$(real_pkg qemu-user-static qemu-user)"
 	qemu-system-x86 qemu-system-arm mmdebstrap arch-test
 	dkms debhelper dh-dkms e2fsprogs gnuplot-nox python3 zstd xz-utils
-	llvm
+	"$(real_pkg llvm-19 llvm)"
 )
 ensure_pkgs "${PKGS[@]}"
 # The check: every package is installed now.

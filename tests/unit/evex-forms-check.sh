@@ -20,7 +20,7 @@ ROOT=$(cd "$(dirname "$0")/../.." && pwd)
 EMU=$ROOT/tests/unit/evex_emu.c
 
 dis=
-for d in llvm-objdump-19 llvm-objdump-20 llvm-objdump-21 llvm-objdump llvm-objdump-14; do
+for d in llvm-objdump-21 llvm-objdump-20 llvm-objdump-19 llvm-objdump; do
 	if command -v "$d" >/dev/null 2>&1; then
 		dis=$d
 		break
@@ -59,7 +59,11 @@ for o in "$@"; do
 				# (low hex digits, mawk has no bit operations)
 				mm = (index(hex, substr(b[2], 2, 1)) - 1) % 8
 				pp = (index(hex, substr(b[3], 2, 1)) - 1) % 4
-				if (n >= 5 && mm == 2 && b[5] == "da")
+				# LLVM 14 knows no EVEX length for some
+				# forms: it prints "62" alone and resyncs
+				if (n < 5)
+					m = "undecodable"
+				else if (mm == 2 && b[5] == "da")
 					m = pp == 2 ? "vsm4key4" : \
 					    pp == 3 ? "vsm4rnds4" : m
 			}
@@ -72,6 +76,10 @@ count=$(printf '%s\n' "$used" | grep -c .)
 names=$(printf '%s\n' "$used" | sort -u)
 if [ "$count" -eq 0 ]; then
 	echo "FAIL: unit: evex forms: no EVEX instruction found in $* (disassembler $dis)"
+	exit 1
+fi
+if printf '%s\n' "$names" | grep -qx undecodable; then
+	echo "FAIL: unit: evex forms: $dis cannot decode every EVEX instruction of $(basename -a "$@" | tr '\n' ' ')(it prints a lone 62 byte: LLVM 19 or newer is needed, package llvm-19, tests/install-deps.sh)"
 	exit 1
 fi
 missing=$(comm -23 <(printf '%s\n' "$names") <(printf '%s\n' "$forms") | tr '\n' ' ')
