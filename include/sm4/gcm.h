@@ -104,6 +104,9 @@ struct sm4_gcm_ops {
  */
 #define SM4_DECLARE_GCM_FNS(prefix)					\
 asmlinkage void prefix##_gcm_init(u8 *table, const u8 *h);		\
+SM4_DECLARE_GHASH_FNS(prefix)
+/* SM4_DECLARE_GHASH_FNS(prefix): @prefix##_ghash and _gcm_enc alone. */
+#define SM4_DECLARE_GHASH_FNS(prefix)					\
 asmlinkage void prefix##_ghash(struct sm4_ghash *gh, const u8 *src,	\
 			       unsigned int nblocks);			\
 asmlinkage void prefix##_gcm_enc(const u32 *rk, u8 *dst, const u8 *src, \
@@ -134,14 +137,10 @@ static const struct sm4_gcm_ops ops_name =				\
  * SM4_DEFINE_GCM_OPS(..., prefix, ...).
  */
 #define SM4_DEFINE_GCM_OPS_WIDE(ops_name, prefix, wide, blocks)	\
-	SM4_DEFINE_GCM_OPS_WIDE_(ops_name, prefix, wide, blocks)
-#define SM4_DEFINE_GCM_OPS_WIDE_(ops_name, prefix, wide, blocks)	\
-asmlinkage void wide##_ghash(struct sm4_ghash *gh, const u8 *src,	\
-			     unsigned int nblocks);			\
-asmlinkage void wide##_gcm_enc(const u32 *rk, u8 *dst, const u8 *src,	\
-			       unsigned int nblocks, u8 *ctr,		\
-			       struct sm4_ghash *gh);			\
+SM4_DECLARE_GHASH_FNS(wide);						\
 static const struct sm4_gcm_ops ops_name =				\
+	SM4_GCM_OPS_WIDE(prefix, wide, blocks)
+#define SM4_GCM_OPS_WIDE(prefix, wide, blocks)				\
 	SM4_GCM_OPS_FNS(prefix##_gcm_init, wide##_ghash, wide##_gcm_enc, blocks)
 #define SM4_GCM_OPS_FNS(init_fn, ghash_fn, enc_fn, blocks) {		\
 	.init		= init_fn,					\
