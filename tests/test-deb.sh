@@ -656,9 +656,12 @@ guest_boot()
 		skip "guest boot with the DKMS-built modules: tests/guest/run-guest.sh has no --modules-dir option yet"
 		return 0
 	fi
+	# 50 vector cases a mode (200 until CI's run of 495027e ran out of
+	# its budget): this boot is about the files DKMS installed loading,
+	# serving every mode and autoloading; the guest cells test the modes.
 	log "booting the x86_64 guest with the modules DKMS installed ($MODS)"
 	"$REPO_ROOT/tests/guest/run-guest.sh" --arch x86_64 --kver "${KVER%-*}" \
-		--modules-dir "$MODS" --parts 1,3,5,8 --cases 200 \
+		--modules-dir "$MODS" --parts 1,3,5,8 --cases 50 \
 		>"$LOGDIR/guest.log" 2>&1
 	rc=$?
 	grep -E '^(PASS|FAIL): ' "$LOGDIR/guest.log" |
